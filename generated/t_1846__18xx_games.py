@@ -14,7 +14,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/1846-18xx-games.rules": "dd19e73e8a240dfc",
     "rulespecs/1846.rules": "7bd5f5a5cc059eb1",
-    "rulespecs/lib/18xx.rules": "efb9a5efef6dd45d",
+    "rulespecs/lib/18xx.rules": "35473868aa9d2174",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "efb9a5efef6dd45d",
+        "rulespecs/lib/18xx.rules": "35473868aa9d2174",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -34,7 +34,7 @@ _TITLE = shared(
         "rulespecs/1846-18xx-games.rules": "dd19e73e8a240dfc",
         "rulespecs/1846-two-player.rules": "b0a94a765163a34f",
         "rulespecs/1846.rules": "7bd5f5a5cc059eb1",
-        "rulespecs/lib/18xx.rules": "efb9a5efef6dd45d",
+        "rulespecs/lib/18xx.rules": "35473868aa9d2174",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_1846",
@@ -265,7 +265,7 @@ def r_forced_shortfall(g, v_corporation):
 
 def r_limit_trains(g, v_corporation):
     """limit_trains(C): the trains of C that count against its train limit (library '18xx' function limit_trains)"""
-    # at rulespecs/lib/18xx.rules:2197
+    # at rulespecs/lib/18xx.rules:2255
     return (
         r_len(g, g.b_trains(v_corporation))
         if g.param("obsolete_trains_count_for_limit")
@@ -421,6 +421,7 @@ class Game(GameBase):
         "reduce_debt": r_reduce_debt,
         "leave_game": r_leave_game,
         "players_in_game": r_players_in_game,
+        "sell_out": r_sell_out,
         "has_ability": r_has_ability,
         "ability_value": r_ability_value,
         "ability_window": r_ability_window,

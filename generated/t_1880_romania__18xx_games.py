@@ -14,7 +14,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/1880-romania-18xx-games.rules": "dcf3d24122616168",
     "rulespecs/1880-romania.rules": "034584c87c10530f",
-    "rulespecs/lib/18xx.rules": "efb9a5efef6dd45d",
+    "rulespecs/lib/18xx.rules": "35473868aa9d2174",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "efb9a5efef6dd45d",
+        "rulespecs/lib/18xx.rules": "35473868aa9d2174",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -34,7 +34,7 @@ _TITLE = shared(
         "rulespecs/1880-romania-18xx-games.rules": "dcf3d24122616168",
         "rulespecs/1880-romania-variants.rules": "1e4fa0468c218295",
         "rulespecs/1880-romania.rules": "034584c87c10530f",
-        "rulespecs/lib/18xx.rules": "efb9a5efef6dd45d",
+        "rulespecs/lib/18xx.rules": "35473868aa9d2174",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_1880_romania",
@@ -1484,6 +1484,7 @@ class Game(GameBase):
         "reduce_debt": r_reduce_debt,
         "leave_game": r_leave_game,
         "players_in_game": r_players_in_game,
+        "sell_out": r_sell_out,
         "has_ability": r_has_ability,
         "ability_value": r_ability_value,
         "ability_window": r_ability_window,

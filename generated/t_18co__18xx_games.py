@@ -14,7 +14,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
     "rulespecs/18co.rules": "32202112051e88de",
-    "rulespecs/lib/18xx.rules": "efb9a5efef6dd45d",
+    "rulespecs/lib/18xx.rules": "35473868aa9d2174",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "efb9a5efef6dd45d",
+        "rulespecs/lib/18xx.rules": "35473868aa9d2174",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -33,7 +33,7 @@ _TITLE = shared(
     {
         "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
         "rulespecs/18co.rules": "32202112051e88de",
-        "rulespecs/lib/18xx.rules": "efb9a5efef6dd45d",
+        "rulespecs/lib/18xx.rules": "35473868aa9d2174",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_18co",
@@ -451,6 +451,7 @@ class Game(GameBase):
         "reduce_debt": r_reduce_debt,
         "leave_game": r_leave_game,
         "players_in_game": r_players_in_game,
+        "sell_out": r_sell_out,
         "has_ability": r_has_ability,
         "ability_value": r_ability_value,
         "ability_window": r_ability_window,

@@ -93,6 +93,9 @@ CASES = {
     "a for over the bank": (
         [_rule("    for x in bank { transfer 1 from bank to corporation }")], "E038", "for x in bank",
         "goes over the bank"),
+    "a local changed inside a for that bound it outside": (
+        [_rule("    let n = 0\n    for x in players {\n      set n = n + 1\n    }\n    transfer n from bank to corporation")],
+        "E038", "set n = n + 1", "each of the loop's turns has its own locals"),
     "a string in arithmetic": (
         [_rule('    transfer price + "x" from bank to corporation')], "E038", 'price + "x"', "`+` on a string"),
     "not of a number": (

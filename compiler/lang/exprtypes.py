@@ -269,6 +269,28 @@ class ExpressionTypes:
                 "E039", f"{clause.decl.name} nests {depth} {said}: the engine runs at most {NESTING_LIMITS[what]}",
                 getattr(node, "span", None) or clause.decl.span, help=help_))
 
+    def _loop_locals(self) -> None:
+        """E038 for a `set` of a local inside a `for` that the loop's body did not bind (a `let` of its own, or
+        the loop's variable): the engine's Python carries the value out of the loop and into its next
+        iteration, the z3 model gives each iteration its own locals (`Translator.stmt`), so the two would
+        read different values after it (a count kept across a loop's iterations stayed 0 in the model)."""
+        for clause in self.title.clauses:
+            decl = clause.decl
+            if not isinstance(decl, (s.Routine, s.Trigger)) or isinstance(decl, s.Routine) and decl.kind == "function":
+                continue
+            for loop in s.walk(decl.body):
+                if not isinstance(loop, s.For):
+                    continue
+                bound = {loop.var} | {n.name for n in s.walk(loop.body) if isinstance(n, s.Let)}
+                for node in s.walk(loop.body):
+                    if isinstance(node, s.Assign) and isinstance(node.target, s.Name) and node.target.name not in bound:
+                        self.out.append(error(
+                            "E038", f"`set {node.target.name}` inside a `for` changes a local bound outside the "
+                                    "loop: each of the loop's turns has its own locals in the verifier's model",
+                            node.span or loop.span,
+                            help="count or add up with a quantifier after the loop (`count(x in xs: ...)`, "
+                                 "`sum(...)`), or read the state the loop changed"))
+
     # -- the types of a rule's expressions, where they are certain
     def _expression_types(self) -> None:
         """E038 for a `for` over what is certainly no collection (a number, money, a percentage, a

@@ -32,7 +32,7 @@ STANDARD_INVARIANTS: tuple[str, ...] = invariant_names.ALL
 #: runtime plays at the end of a stock round)
 RUNTIME_STEPS: tuple[str, ...] = (
     "take_over", "check_take_over", "first_train", "private_sold_to_bidder", "draft_ends",
-    "acquisition_round", "corporation_closed", "hold_card", "market_move", "sell_out", "end_stock_round",
+    "acquisition_round", "corporation_closed", "hold_card", "market_move", "end_stock_round",
 )
 
 #: the clauses whose names a sanction's action may be: what the verifier's transitions are named after

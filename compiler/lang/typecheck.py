@@ -470,6 +470,7 @@ class Checker(ExpressionTypes, EnumValuesRead):
         self._money_and_arithmetic()
         self._card_fields()
         self._nesting()
+        self._loop_locals()
         self._enum_values_read_as_names()
         return self.out
 

@@ -890,6 +890,7 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
             if exc.rule is None:
                 exc.rule = rule
             raise
+        self._sanction_pool_excess(kind)
 
     def _open_action(self, action: Action) -> tuple[str, Callable, str | None]:
         """What `_dispatch` does before binding the action's parameters: the refusals that depend on its

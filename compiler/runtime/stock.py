@@ -7,7 +7,7 @@ state through the primitives there (`transfer`, `move`) and run the title's rout
 
 from __future__ import annotations
 
-from compiler.runtime.entities import BANK, DEPOT, IPO, POOL, Certificate, Entity, exchange_sets
+from compiler.runtime.entities import DEPOT, IPO, POOL, Certificate, Entity, exchange_sets
 from compiler.runtime.errors import IllegalAction, RuleGap
 from compiler.runtime.vocabulary import Action
 
@@ -485,50 +485,21 @@ class StockRound:
         self.move(pres_cert, POOL, taker)
         self.emit("president_changed", corp, POOL, taker)
 
-    def b_sell_out(self, player: Entity) -> None:
-        """sell_out(P): a bankrupt player's certificates all go to the market, and P receives their price.
-        Corporation by corporation: first the certificates he may sell by the usual rules (within the pool
-        cap) as one sale, moving the price as a sale of his does; then the rest, even past the pool cap
-        and the president's certificate, at the price then, which does not move. Each corporation then
-        gets a new president (a player holding as much as the president's certificate) or, with none,
-        operates in receivership. His privates and minors close. (18xx.games implementation of 1846's
-        bankruptcy, the title's bankrupt action cites it.)"""
+    def _sanction_pool_excess(self, kind: str) -> None:
+        """After action `kind`, where the title sanctions `pool_cap for` it (1846's bankrupt: a bankrupt
+        player's certificates go to the market even past its cap, the library's sell_out): each corporation
+        the pool now holds more of than its cap is marked, so the monitor allows it until players buy the
+        excess back (`_settle_sanctions`)."""
+        actions = self.__dict__.get("_pool_cap_actions")
+        if actions is None:
+            actions = self.__dict__["_pool_cap_actions"] = frozenset(
+                key.split("/", 1)[1] for key in self.DATA.rules if key.startswith("sanction pool_cap/"))
+        if kind not in actions:
+            return
+        cap = self.param("pool_cap")
         for corp in self.corporations:
-            if self.corp[corp.id]["closed"] or self.corp[corp.id]["cell"] is None:
-                continue
-            if not any(self.owner[c.id] == player for c in self.certs_of[corp.id]):
-                continue
-            normal, room = [], self.param("pool_cap") - self.b_percent(POOL, corp)
-            for cert in self._sellable(player, corp):
-                if cert.percent <= room:
-                    normal.append(cert)
-                    room -= cert.percent
-            if normal:
-                self.transfer(self.b_price(corp) * sum(c.percent for c in normal) // 10, BANK, player)
-                for cert in normal:
-                    self.move(cert, player, POOL)
-                # the library's price drop, the sale naming no certificates (the runtime makes it)
-                self.call("price_drop_on_sale", player, corp, [], len(normal))
-                # the library's records of the round's and the turn's sales
-                self.state_set("sold_this_round", (player, corp), True)
-                self.state_set("sold_this_turn", (corp,), True)
-            if self.corp[corp.id]["closed"]:
-                continue
-            rest = [c for c in self.certs_of[corp.id] if self.owner[c.id] == player]
-            if rest:
-                self.transfer(self.b_price(corp) * sum(c.percent for c in rest) // 10, BANK, player)
-                for cert in rest:
-                    self.move(cert, player, POOL)
-            if self.b_percent(POOL, corp) > self.param("pool_cap") and self._sanctioned("pool_cap", "sell_out"):
-                # the title's `sanction pool_cap for ...` allows it until players buy the excess back
+            if self.b_percent(POOL, corp) > cap and ("pool_cap", corp.id) not in self.g["sanctioned"]:
                 self.j.set(self.g, "sanctioned", self.g["sanctioned"] | {("pool_cap", corp.id)})
-            self._check_president(corp)
-        for item in self.privates:
-            if self.owner[item.id] == player and not self.closed[item.id]:
-                self.call("close_private", item)
-        for minor in self.minors:
-            if self.owner[minor.id] == player:
-                self._close_minor(minor)
 
     def _out_of_game(self, player: Entity) -> bool:
         """Whether `player` is out of the game (bankrupt): the library's state out_of_game, set by its

@@ -7,11 +7,10 @@ from __future__ import annotations
 from typing import Any
 
 
-from compiler.verify.model import BANK, SCRAP, Ent, GapError, GapValue, Unsupported, state_var
+from compiler.verify.model import Ent, GapError, GapValue, Unsupported, state_var
 from compiler.verify.terms import (
     AND,
     IF,
-    NOT,
     OR,
     CardRef,
     Ctx,
@@ -218,17 +217,3 @@ class AbilityBuiltins:
         ctx.require(OR(*[cond for _, cond in options]))
         for c, cond in options:
             ctx.state[f"card:{c.id}"] = IF(AND(ctx.path, cond), index, self.card_index(ctx, c))
-
-    def close_minor(self, ctx: Ctx, minor: Ent, when: Any) -> None:
-        """As GameBase._close_minor (the library's close_minor of a minor still open; b_sell_out's), when
-        `when`: the minor's cash goes to the bank and its trains to the
-        scrap heap (which of the model's trains it holds is the engine's to say: an oracle per train
-        held elsewhere); its stations leave the map (not modelled). A minor closed already is left
-        as it is."""
-        m = self.m
-        sub = ctx.fork(AND(when, NOT(ctx.state[f"closed:{minor.id}"])))
-        sub.state[f"closed:{minor.id}"] = IF(sub.path, True, sub.state[f"closed:{minor.id}"])
-        self.transfer(sub, sub.state[f"cash:{minor.id}"], m.z(minor), m.z(BANK))
-        for t in m.trains:
-            self._move_one(sub, t, m.z(minor), m.z(SCRAP), AND(sub.path, self.held(sub, t, m.z(minor))))
-        ctx.state = sub.state

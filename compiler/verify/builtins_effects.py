@@ -12,9 +12,7 @@ from compiler.runtime.entities import exchange_sets
 from compiler.verify.lists import decision_vars, front, pop_decision
 from compiler.verify.lists import operation as list_operation
 from compiler.verify.model import (
-    BANK,
     DEPOT,
-    POOL,
     ROUNDS,
     Ent,
     GapError,
@@ -27,10 +25,8 @@ from compiler.verify.model import (
 from compiler.verify.terms import (
     AND,
     CMP,
-    DIV,
     IF,
     IMPLIES,
-    MUL,
     NEG,
     NOT,
     OR,
@@ -172,80 +168,6 @@ class EffectBuiltins:
             return out
 
         return self.per_corp(ctx, corp, after)
-
-    def b_sell_out(self, ctx: Ctx, player: Any) -> None:
-        """As GameBase.b_sell_out: a bankrupt player's certificates all go to the pool, corporation by
-        corporation. First those he may sell by the usual rules, within the pool's room, president's
-        certificate last, as one sale paid at the price and moving it as his sale does; then the rest at
-        the price then, which does not move. Each corporation's presidency is then settled (the
-        `take_over` step); his privates and minors close. A corporation closed by the price drop (a
-        close cell) is outside the model, as for every sale. (1846's certificate-limit check after it,
-        a sum over every share, private and minor, is proved by `Invariant.monotone`.)"""
-        m = self.m
-        p = self.ent(player)
-        if self.known(p) is None:
-            # one player at a time: the holdings read are then plain variables, not terms over a
-            # symbolic player
-            for q in m.players:
-                sub = ctx.fork(ent_is(m, p, q))
-                self.b_sell_out(sub, m.z(q))
-                ctx.state = sub.state
-            return
-        cap = self.param(ctx, "pool_cap")
-        for c in m.corporations:
-            certs = m.certs_for(c.id)
-            held = {x.id: self.held(ctx, x, p) for x in certs}
-            sub = ctx.fork(AND(ctx.state[f"has_cell:{c.id}"], OR(*held.values())))
-            # the usual sale: what he may sell by the usual rules (`sellable_certs`), within the pool's room
-            room: Any = SUM([cap, NEG(self.percent_of(sub, m.z(POOL), c))])
-            taken: dict[str, Any] = {}
-            for x, ok in self.sellable_certs(sub, p, c):
-                size = self.cert_percent(sub, x)
-                taken[x.id] = AND(ok, self.tr.cmp("<=", size, room))
-                room = SUM([room, NEG(IF(taken[x.id], size, 0))])
-            sale = sub.fork(OR(*taken.values()))
-            percent = SUM([IF(taken.get(x.id, False), self.cert_percent(sub, x), 0) for x in certs])
-            self.transfer(sale, DIV(MUL(self.price_of(sale, c), percent), 10), m.z(BANK), p)
-            for x in certs:
-                self._move_one(sale, x, p, m.z(POOL), AND(sale.path, taken.get(x.id, False)))
-            # the library's price drop (it reads the holdings after the sale: the president, for a drop
-            # by his sale), the sale naming no certificates
-            self.tr.call("price_drop_on_sale", [p, m.z(c), SymList([]), SUM([IF(t, 1, 0) for t in taken.values()])],
-                         {}, sale)
-            # as the runtime: the library's records of the round's and the turn's sales
-            if "sold_this_round" in self.tr.states:
-                self.tr.state_set(self.tr.states["sold_this_round"], [p, m.z(c)], True, sale)
-            if "sold_this_turn" in self.tr.states:
-                self.tr.state_set(self.tr.states["sold_this_turn"], [m.z(c)], True, sale)
-            # the rest, at the price the sale left; every certificate he held ends in the pool, written
-            # as one move from the holdings before (the end state of the runtime's two moves)
-            holdings = {hold_name(x, b) for x in certs for b in m.buckets["certificate"] + [None]}
-            sub.state = {name: (sub.state[name] if name in holdings else value) for name, value in sale.state.items()}
-            percent = SUM([IF(AND(held[x.id], NOT(taken.get(x.id, False))), self.cert_percent(sub, x), 0)
-                           for x in certs])
-            self.transfer(sub, DIV(MUL(self.price_of(sub, c), percent), 10), m.z(BANK), p)
-            for x in certs:
-                self._move_one(sub, x, p, m.z(POOL), AND(sub.path, held[x.id]))
-            self.b_check_president(sub, m.z(c))
-            ctx.state = sub.state
-        for x in m.privates:
-            name = f"closed:{x.id}"
-            ctx.state[name] = IF(AND(ctx.path, self.held(ctx, m.item(x.id), p)), True, ctx.state[name])  # type: ignore[arg-type]
-        for x in m.minors:
-            self.close_minor(ctx, x, self.tr.eq(ctx.state[f"owner:{x.id}"], p))
-        if m.truncated:
-            # his certificates of the started corporations outside the scope go to the pool as well, paid by
-            # the bank (an amount the model does not follow); what stays (granted certificates of one not
-            # started) is any count up to what he held
-            proceeds = ctx.fresh("sell_out_outside_scope")
-            ctx.shared.oracles.append(("sell_out_outside_scope", (), proceeds))
-            ctx.shared.axioms.append(proceeds >= 0)
-            self.transfer(ctx, proceeds, m.z(BANK), p)
-            for q in m.players:
-                name = f"other_certs:{q.id}"
-                left = ctx.fresh(f"sell_out_left:{q.id}")
-                ctx.shared.axioms.append(AND(left >= 0, left <= ctx.state[name]))
-                ctx.state[name] = IF(AND(ctx.path, ent_is(m, p, q)), left, ctx.state[name])
 
     def by_phase(self, ctx: Ctx, value: Any) -> Any:
         """As GameBase._by_phase: a map read at the current phase, by the

@@ -707,47 +707,6 @@ class StateBuiltins:
             return False
         return self.tr.truthy(self.tr.call("in_receivership", [self.m.z(corp)], {}, ctx))
 
-    def sellable_certs(self, ctx: Ctx, player: Any, c: Ent) -> list[tuple[Item, Any]]:
-        """The library's sellable(P, C) for corporation `c`, in the order the runtime's sell_out goes through
-        them (president's last, then by index from the last; GameBase._sellable): each certificate the player
-        may sell with when he may (sell_out's twin reads it). He holds it; none of a corporation in
-        receivership where the title forbids selling it (`receivership_selling: forbidden`); the
-        president's certificate only where the title lets it be sold and another player still in the game
-        holds as much as it is worth (who then presides); none in a stock-round turn in which he sold some
-        of the corporation already where the title says `sell_in_blocks: true`."""
-        m = self.m
-        st = ctx.state
-        p = self.ent(player)
-        saleable = self.param(ctx, "president_certificate_saleable") is True
-        barred: Any = False
-        # (titles that predate these properties: selling allowed, not in blocks; the runtime's `_param_or`)
-        selling, blocks = m.prop_value("receivership_selling"), m.prop_value("sell_in_blocks")
-        ctx.shared.reads.add("property", "receivership_selling", selling)
-        ctx.shared.reads.add("property", "sell_in_blocks", blocks)
-        if selling == "forbidden":
-            barred = self.in_receivership(ctx, c)
-        if blocks is True and "sold_this_turn" in self.tr.states:
-            # the library's state of the turn's sales (GameBase.state_has)
-            sold = self.tr.state_has(self.tr.states["sold_this_turn"], [m.z(c)], ctx)
-            barred = OR(barred, AND(st["round"] == ROUNDS.index("stock"), sold))
-        certs = m.certs_for(c.id)
-        out = []
-        # the players out of the game: the library's state (GameBase._out_of_game)
-        out_state = self.tr.states.get("out_of_game")
-
-        def out_of_game(q: Ent) -> Any:
-            return self.tr.state_has(out_state, [m.z(q)], ctx) if out_state is not None else False
-
-        for cert in sorted((x for x in certs if saleable or not x.president), key=lambda x: (x.president, -x.index)):
-            ok = AND(self.held(ctx, cert, p), NOT(barred))
-            if cert.president:
-                worth = self.cert_percent(ctx, cert)
-                ok = AND(ok, OR(*[AND(NOT(ent_is(m, p, q)), NOT(out_of_game(q)),
-                                      self.tr.cmp(">=", self.percent_of(ctx, m.z(q), c), worth))
-                                  for q in m.players]))
-            out.append((cert, ok))
-        return out
-
     def b_take(self, ctx: Ctx, xs: Any, n: Any) -> Any:
         """take(xs, n): the first n present elements (n a number the title gives)."""
         if is_z3(n):

@@ -19,6 +19,7 @@ from compiler.verify.builtins_abilities import AbilityBuiltins
 from compiler.verify.builtins_effects import EffectBuiltins
 from compiler.verify.builtins_map import TOKEN_FIELDS, MapBuiltins
 from compiler.verify.builtins_state import StateBuiltins
+from compiler.verify.left_out import translate_left_out
 from compiler.verify.model import (BANK, CORP_STATE_FIELDS, DEPOT, IPO, NONE, POOL, SCRAP, Ent, GapError,
                                    Item, Model, Unsupported, component_data, state_var)
 from compiler.verify.terms import (
@@ -1199,6 +1200,11 @@ class Translator(RoutineBindings):
                 ctx.state = sub.state
             if truth(domain.beyond) is not False:
                 self._beyond_bound(ctx, domain.beyond, state_before)
+            if self.model.truncated and isinstance(st.domain, s.Name) and st.domain.name == "corporations" \
+                    and "corporations" not in ctx.locals:
+                # the corporations the scope leaves out: what their iterations may change of the state the
+                # model keeps, over-approximated, or noted in the report (`left_out`)
+                translate_left_out(self, st, ctx)
         elif isinstance(st, s.Match):
             # the engine's lowering (`Match.as_if`): a case per value; a subject that is a title's
             # parameter or an enum parameter bound per value decides the case at translation

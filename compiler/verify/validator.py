@@ -15,7 +15,7 @@ import z3
 
 from compiler.lang import syntax
 from compiler.lang.ir import Title
-from compiler.runtime.entities import BANK as RT_BANK, Certificate, Entity, Train
+from compiler.runtime.entities import Certificate, Entity, Train
 from compiler.runtime.errors import IllegalAction, RuleGap
 from compiler.verify.abstraction import (
     Compiled,
@@ -493,29 +493,6 @@ class Validator:
                 self.report.mismatches.append(Mismatch(
                     {"draft_ends": True}, kind, f"{name}: model {value}, engine {after.get(name)} (before {before.get(name)})"))
 
-    def _outside_sell_out(self, action: dict) -> int | None:
-        """What the runtime's sell_out of the action corporation's president pays him for his
-        certificates of the corporations outside the scope: his in-scope certificates are set aside and
-        the sell-out run, in a transaction rolled back (each corporation is sold on its own, so the rest
-        is what the model computes)."""
-        game = self.game
-        try:
-            player = game.call("president", game.entity("corporation", action["entity"]))
-        except (IllegalAction, KeyError):
-            return None
-        if player is None or player.kind != "player":
-            return None
-        game.j.begin()
-        try:
-            for cert_id in self.cert_ids:
-                if game.owner[cert_id] == player:
-                    game.j.set(game.owner, cert_id, RT_BANK)
-            before = game.cash[player]
-            game.b_sell_out(player)
-            return game.cash[player] - before
-        finally:
-            game.j.rollback()
-
     # -- binding an engine action to the model
     def _held_outside(self, item_id: str) -> bool:
         """Whether the train or private `item_id` is held by an entity the scope leaves out (a
@@ -747,11 +724,7 @@ class Validator:
             env[f"param:{name}"] = game.param(name)
         env.update(params)
         oracle_names = self.oracle_names[(kind, binding)]
-        # (the oracles the engine answers with a trial of its own, in the pre-state: the action's trial
-        # is rolled back; each asked for only where the step reads it)
-        names = {name for name, _, _, _ in oracle_names}
-        outside_proceeds = (self._outside_sell_out(action)
-                            if "sell_out_outside_scope" in names else None)
+        # (the oracles the engine answers in the pre-state: the action's trial is rolled back)
         for name, _args, cname, _is_bool in oracle_names:
             if name == "route_revenue" and params.get("oracle:route_revenue") is not None:
                 env[cname] = params["oracle:route_revenue"]
@@ -766,8 +739,6 @@ class Validator:
                 held = game.board.tokens_of(_args[0])
                 env[cname] = (self._city_numbers.setdefault(held[_args[1]], len(self._city_numbers) + 1)
                               if _args[1] < len(held) else 0)
-            elif name == "sell_out_outside_scope" and outside_proceeds is not None:
-                env[cname] = outside_proceeds
             elif name == "exchange_given":
                 # the certificates a challenger would give for the president's certificate (pre-state)
                 answer = self._exchange_given(_args)

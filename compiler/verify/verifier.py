@@ -56,6 +56,7 @@ from compiler.verify.report import STATUS_CODES, render_report
 from compiler.verify.invariants import (Invariant, emergency_sale_steps, invariants_for, money_moves_by_transfer,
                                        span_text)
 from compiler.verify.model import GapError, Model, Reads, Unsupported, recording, stable_hash
+from compiler.verify.left_out import loops_left_out
 from compiler.verify.tables import TableCheck, check_tables
 from compiler.verify.translate import (
     AND,
@@ -190,7 +191,7 @@ FAILING = ("counterexample", "unknown")
 
 _SOURCES = ("verifier.py", "counterexample.py", "model.py", "translate.py", "terms.py", "translator.py",
             "builtins_state.py", "builtins_map.py", "builtins_effects.py", "builtins_abilities.py", "invariants.py",
-            "tables.py", "prices.py")
+            "tables.py", "prices.py", "left_out.py")
 #: the runtime's modules the model follows: the game (`GameBase`), its parts and shared words, and the market
 #: (tests/test_layers.py checks that every module GameBase is made of is here)
 _RUNTIME_SOURCES = ("game.py", "vocabulary.py", "stock.py", "operating.py", "auctions.py", "abilities.py", "market.py",
@@ -539,10 +540,17 @@ class Verifier:
         self.assumption = base
 
     # -- the whole title
+    def scope_notes(self) -> list[str]:
+        """The scope's notes, then the loops over `corporations` whose iterations for the corporations the
+        scope leaves out the model does not follow (`left_out.loops_left_out`: they describe the
+        translations and change none, so they are not part of the scope's key)."""
+        return list(self.model.note.lines) + loops_left_out(self.title, self.model.truncated,
+                                                            self.model.prop_value("takeover_when"))
+
     def run(self, only: Iterable[str] | None = None) -> TitleReport:
         start = time.perf_counter()
         wanted = set(only) if only is not None else None
-        report = TitleReport(self.title.display_name, self.model.scope_text(), list(self.model.note.lines),
+        report = TitleReport(self.title.display_name, self.model.scope_text(), self.scope_notes(),
                              self.invariants, self.transitions)
         warmed = self.warmed
         if wanted is None or "init" in wanted:
@@ -553,7 +561,7 @@ class Verifier:
             self.progress(f"{self.title.display_name}: {tn.name}")
             report.results.extend(warmed[tn.name] if tn.name in warmed else self.check_transition(tn))
         report.tables = check_tables(self.title)
-        report.notes = list(self.model.note.lines)
+        report.notes = self.scope_notes()
         for tn in self.transitions:
             for concrete in (False, True):
                 entry = self._current_translation(tn, concrete) if wanted is None or tn.name in wanted else None
