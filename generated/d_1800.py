@@ -12,14 +12,14 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/1800-three-player.rules": "4b1a2e319c7805f6",
     "rulespecs/1800.rules": "fef78cf997e097b1",
-    "rulespecs/lib/18xx.rules": "35473868aa9d2174",
+    "rulespecs/lib/18xx.rules": "c1c94f5924c9ee0f",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "35473868aa9d2174",
+        "rulespecs/lib/18xx.rules": "c1c94f5924c9ee0f",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -661,7 +661,7 @@ def a_buy_company(g, v_player, v_company, v_price):
     # at rulespecs/lib/18xx.rules:1366
     g.move(v_company, g.name("bank"), v_player)
     # at rulespecs/lib/18xx.rules:1367
-    g.b_private_sold(v_player, v_company)
+    r_private_sold(g, v_player, v_company)
 
 
 def a_bid(g, v_player, v_company, v_price):
@@ -807,7 +807,7 @@ def a_par(g, v_player, v_corporation, v_price):
     # at rulespecs/lib/18xx.rules:1407
     g.state_set("bought_this_turn", (), True)
     # at rulespecs/lib/18xx.rules:1408
-    g.b_bought(v_player, v_corporation)
+    r_bought(g, v_player, v_corporation)
 
 
 def a_buy_shares(g, v_player, v_corporation, v_source):
@@ -880,7 +880,7 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
     # at rulespecs/lib/18xx.rules:1470
     g.state_set("bought_this_turn", (), True)
     # at rulespecs/lib/18xx.rules:1471
-    g.b_bought(v_player, v_corporation)
+    r_bought(g, v_player, v_corporation)
 
 
 def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
@@ -1005,7 +1005,7 @@ def a_pass(g, v_entity):
             at="rulespecs/lib/18xx.rules:1577",
         )
     # at rulespecs/lib/18xx.rules:1579
-    g.b_pass_turn(v_entity)
+    r_pass_turn(g, v_entity)
 
 
 def a_corporation_buy_company(g, v_corporation, v_company, v_price):
@@ -1110,7 +1110,7 @@ def a_place_token(g, v_corporation, v_city):
     # at rulespecs/lib/18xx.rules:1630
     g.b_place_station(v_corporation, v_spot)
     # at rulespecs/lib/18xx.rules:1631
-    g.b_end_step(v_corporation)
+    r_end_step(g, v_corporation)
 
 
 def a_run_routes(g, v_corporation, v_routes):
@@ -1125,7 +1125,7 @@ def a_run_routes(g, v_corporation, v_routes):
     # at rulespecs/lib/18xx.rules:1646
     r_set_revenue(g, v_corporation, g.b_route_revenue(v_corporation, v_routes))
     # at rulespecs/lib/18xx.rules:1647
-    g.b_end_step(v_corporation)
+    r_end_step(g, v_corporation)
 
 
 def a_dividend(g, v_corporation, v_kind):
@@ -1155,7 +1155,7 @@ def a_dividend(g, v_corporation, v_kind):
     # at rulespecs/lib/18xx.rules:1668
     r_dividend_price_move(g, v_corporation, v_kind, v_paid)
     # at rulespecs/lib/18xx.rules:1669
-    g.b_end_step(v_corporation)
+    r_end_step(g, v_corporation)
 
 
 def r_pay_dividends(g, v_corporation, v_paid):
@@ -1440,7 +1440,7 @@ def a_buy_bond(g, v_player, v_bond):
     # at rulespecs/1800.rules:743
     g.state_set("bought_this_turn", (), True)
     # at rulespecs/1800.rules:744
-    g.b_bought(v_player, v_corporation)
+    r_bought(g, v_player, v_corporation)
 
 
 def a_collect_bond(g, v_corporation, v_to_company):
@@ -1709,7 +1709,7 @@ def a_bankrupt(g, v_corporation):
     # at rulespecs/1800.rules:858
     r_reset_corporation(g, v_corporation)
     # at rulespecs/1800.rules:860
-    g.b_end_step(v_corporation)
+    r_end_step(g, v_corporation)
 
 
 def q_buy_company(g, v_player):

@@ -13,14 +13,14 @@ SOURCES = {
     "rulespecs/1846-18xx-games.rules": "dd19e73e8a240dfc",
     "rulespecs/1846-two-player.rules": "b0a94a765163a34f",
     "rulespecs/1846.rules": "7bd5f5a5cc059eb1",
-    "rulespecs/lib/18xx.rules": "35473868aa9d2174",
+    "rulespecs/lib/18xx.rules": "c1c94f5924c9ee0f",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "35473868aa9d2174",
+        "rulespecs/lib/18xx.rules": "c1c94f5924c9ee0f",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -997,7 +997,7 @@ def a_par(g, v_player, v_corporation, v_price):
     # at rulespecs/lib/18xx.rules:1407
     g.state_set("bought_this_turn", (), True)
     # at rulespecs/lib/18xx.rules:1408
-    g.b_bought(v_player, v_corporation)
+    r_bought(g, v_player, v_corporation)
 
 
 def r_sellable(g, v_player, v_corporation):
@@ -1114,7 +1114,7 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
     # at rulespecs/lib/18xx.rules:1470
     g.state_set("bought_this_turn", (), True)
     # at rulespecs/lib/18xx.rules:1471
-    g.b_bought(v_player, v_corporation)
+    r_bought(g, v_player, v_corporation)
 
 
 def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
@@ -1248,7 +1248,7 @@ def a_pass(g, v_entity):
             at="rulespecs/1846.rules:1265",
         )
     # at rulespecs/1846.rules:1268
-    g.b_pass_turn(v_entity)
+    r_pass_turn(g, v_entity)
 
 
 def a_corporation_buy_company(g, v_corporation, v_company, v_price):
@@ -1385,7 +1385,7 @@ def a_place_token(g, v_corporation, v_city):
     # at rulespecs/1846.rules:1557
     g.b_place_station(v_corporation, v_spot)
     # at rulespecs/1846.rules:1558
-    g.b_end_step(v_corporation)
+    r_end_step(g, v_corporation)
 
 
 def r_dividend_price_move(g, v_corporation, v_kind, v_paid):

@@ -13,14 +13,14 @@ SOURCES = {
     "rulespecs/1880-romania-18xx-games.rules": "dcf3d24122616168",
     "rulespecs/1880-romania-variants.rules": "1e4fa0468c218295",
     "rulespecs/1880-romania.rules": "034584c87c10530f",
-    "rulespecs/lib/18xx.rules": "35473868aa9d2174",
+    "rulespecs/lib/18xx.rules": "c1c94f5924c9ee0f",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "35473868aa9d2174",
+        "rulespecs/lib/18xx.rules": "c1c94f5924c9ee0f",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -1249,7 +1249,7 @@ def a_par(g, v_player, v_corporation, v_price, v_slot, v_president_percent):
         # at rulespecs/1880-romania.rules:1823
         g.state_set("bought_this_turn", (), True)
         # at rulespecs/1880-romania.rules:1824
-        g.b_bought(v_player, v_corporation)
+        r_bought(g, v_player, v_corporation)
 
 
 def a_buy_shares(g, v_player, v_corporation, v_source):
@@ -1335,7 +1335,7 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
     # at rulespecs/1880-romania.rules:1999
     g.state_set("bought_this_turn", (), True)
     # at rulespecs/1880-romania.rules:2000
-    g.b_bought(v_player, v_corporation)
+    r_bought(g, v_player, v_corporation)
 
 
 def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
@@ -1448,7 +1448,7 @@ def a_pass(g, v_entity):
             at="rulespecs/1880-romania.rules:1744",
         )
     # at rulespecs/1880-romania.rules:1746
-    g.b_pass_turn(v_entity)
+    r_pass_turn(g, v_entity)
 
 
 def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
@@ -1582,7 +1582,7 @@ def a_place_token(g, v_corporation, v_city):
     # at rulespecs/1880-romania.rules:1963
     g.b_place_station(v_corporation, v_spot)
     # at rulespecs/1880-romania.rules:1964
-    g.b_end_step(v_corporation)
+    r_end_step(g, v_corporation)
 
 
 def a_run_routes(g, v_corporation, v_routes):
@@ -1597,7 +1597,7 @@ def a_run_routes(g, v_corporation, v_routes):
     # at rulespecs/lib/18xx.rules:1646
     r_set_revenue(g, v_corporation, g.b_route_revenue(v_corporation, v_routes))
     # at rulespecs/lib/18xx.rules:1647
-    g.b_end_step(v_corporation)
+    r_end_step(g, v_corporation)
 
 
 def a_dividend(g, v_corporation, v_kind):
@@ -1627,7 +1627,7 @@ def a_dividend(g, v_corporation, v_kind):
     # at rulespecs/lib/18xx.rules:1668
     r_dividend_price_move(g, v_corporation, v_kind, v_paid)
     # at rulespecs/lib/18xx.rules:1669
-    g.b_end_step(v_corporation)
+    r_end_step(g, v_corporation)
 
 
 def r_pay_dividends(g, v_corporation, v_paid):

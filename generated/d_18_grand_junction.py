@@ -12,14 +12,14 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18-grand-junction.rules": "fa2bb981ba301f57",
     "rulespecs/1846.rules": "7bd5f5a5cc059eb1",
-    "rulespecs/lib/18xx.rules": "35473868aa9d2174",
+    "rulespecs/lib/18xx.rules": "c1c94f5924c9ee0f",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "35473868aa9d2174",
+        "rulespecs/lib/18xx.rules": "c1c94f5924c9ee0f",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -741,7 +741,7 @@ def a_par(g, v_player, v_corporation, v_price):
     # at rulespecs/18-grand-junction.rules:474
     g.state_set("bought_this_turn", (), True)
     # at rulespecs/18-grand-junction.rules:475
-    g.b_bought(v_player, v_corporation)
+    r_bought(g, v_player, v_corporation)
 
 
 def r_sellable(g, v_player, v_corporation):
@@ -913,7 +913,7 @@ def a_pass(g, v_entity):
             at="rulespecs/1846.rules:1265",
         )
     # at rulespecs/1846.rules:1268
-    g.b_pass_turn(v_entity)
+    r_pass_turn(g, v_entity)
 
 
 def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
@@ -992,7 +992,7 @@ def a_place_token(g, v_corporation, v_city):
         # at rulespecs/18-grand-junction.rules:497
         g.b_place_station(v_corporation, v_spot)
         # at rulespecs/18-grand-junction.rules:498
-        g.b_end_step(v_corporation)
+        r_end_step(g, v_corporation)
 
 
 def r_run_bonus_per_stop(g, v_corporation):

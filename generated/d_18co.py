@@ -12,14 +12,14 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
     "rulespecs/18co.rules": "32202112051e88de",
-    "rulespecs/lib/18xx.rules": "35473868aa9d2174",
+    "rulespecs/lib/18xx.rules": "c1c94f5924c9ee0f",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "35473868aa9d2174",
+        "rulespecs/lib/18xx.rules": "c1c94f5924c9ee0f",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -1382,7 +1382,7 @@ def a_par(g, v_player, v_corporation, v_price):
     # at rulespecs/lib/18xx.rules:1407
     g.state_set("bought_this_turn", (), True)
     # at rulespecs/lib/18xx.rules:1408
-    g.b_bought(v_player, v_corporation)
+    r_bought(g, v_player, v_corporation)
 
 
 def a_buy_shares(g, v_player, v_corporation, v_source, v_shares):
@@ -1479,7 +1479,7 @@ def a_buy_shares(g, v_player, v_corporation, v_source, v_shares):
         # at rulespecs/18co.rules:2199
         g.state_set("bought_this_turn", (), True)
         # at rulespecs/18co.rules:2200
-        g.b_bought(v_player, v_corporation)
+        r_bought(g, v_player, v_corporation)
     else:
         # at rulespecs/18co.rules:2202
         if not ((v_seller == v_corporation) or (v_seller == g.name("pool"))):
@@ -1540,7 +1540,7 @@ def a_buy_shares(g, v_player, v_corporation, v_source, v_shares):
         # at rulespecs/18co.rules:2216
         g.state_set("bought_this_turn", (), True)
         # at rulespecs/18co.rules:2217
-        g.b_bought(v_player, v_corporation)
+        r_bought(g, v_player, v_corporation)
 
 
 def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
@@ -1729,7 +1729,7 @@ def a_pass(g, v_entity):
             at="rulespecs/lib/18xx.rules:1577",
         )
     # at rulespecs/lib/18xx.rules:1579
-    g.b_pass_turn(v_entity)
+    r_pass_turn(g, v_entity)
 
 
 def a_corporation_buy_company(g, v_corporation, v_company, v_price):
@@ -1871,7 +1871,7 @@ def a_place_token(g, v_corporation, v_city):
         # at rulespecs/18co.rules:2304
         g.b_place_station(v_corporation, v_spot)
         # at rulespecs/18co.rules:2305
-        g.b_end_step(v_corporation)
+        r_end_step(g, v_corporation)
 
 
 def a_run_routes(g, v_corporation, v_routes):
@@ -1886,7 +1886,7 @@ def a_run_routes(g, v_corporation, v_routes):
     # at rulespecs/lib/18xx.rules:1646
     r_set_revenue(g, v_corporation, g.b_route_revenue(v_corporation, v_routes))
     # at rulespecs/lib/18xx.rules:1647
-    g.b_end_step(v_corporation)
+    r_end_step(g, v_corporation)
 
 
 def a_dividend(g, v_corporation, v_kind):
@@ -1936,7 +1936,7 @@ def a_dividend(g, v_corporation, v_kind):
     # at rulespecs/18co.rules:2326
     r_dividend_price_move(g, v_corporation, v_kind, v_paid)
     # at rulespecs/18co.rules:2327
-    g.b_end_step(v_corporation)
+    r_end_step(g, v_corporation)
 
 
 def r_pay_dividends(g, v_corporation, v_paid):
@@ -2416,7 +2416,7 @@ def a_corporation_bid(g, v_bidder, v_corporation, v_price):
     # at rulespecs/18co.rules:499
     g.state_put("acquisition_bids", (v_bidder,), v_price)
     # at rulespecs/18co.rules:500
-    g.b_bid_placed(v_bidder)
+    r_bid_placed(g, v_bidder)
 
 
 def a_special_buy_shares(g, v_player, v_corporation, v_shares):
@@ -2480,7 +2480,7 @@ def a_special_buy_shares(g, v_player, v_corporation, v_shares):
     # at rulespecs/18co.rules:543
     g.state_set("bought_this_turn", (), True)
     # at rulespecs/18co.rules:544
-    g.b_bought(v_player, v_corporation)
+    r_bought(g, v_player, v_corporation)
 
 
 def a_move_bid(g, v_player, v_from_company, v_company, v_price):

@@ -10,7 +10,7 @@ from compiler.runtime.errors import IllegalAction
 # one component per line (not reformatted)
 # fmt: off
 SOURCES = {
-    'rulespecs/lib/18xx.rules': '35473868aa9d2174',
+    'rulespecs/lib/18xx.rules': 'c1c94f5924c9ee0f',
     'rulespecs/lib/tiles.rules': 'ef4c137225d3ff46',
 }
 
@@ -1561,7 +1561,7 @@ def r_place_bid(g, v_player, v_company, v_price):
         v_price,
     )
     # at rulespecs/lib/18xx.rules:810
-    g.b_bid_placed(v_player)
+    r_bid_placed(g, v_player)
 
 
 def r_open_bid(g, v_player, v_company, v_price):
@@ -1649,7 +1649,7 @@ def r_pick(g, v_player, v_company):
         # at rulespecs/lib/18xx.rules:850
         g.b_place_home_token(v_company)
     # at rulespecs/lib/18xx.rules:852
-    g.b_bid_placed(v_player)
+    r_bid_placed(g, v_player)
 
 
 def r_auction_bid(g, v_player, v_price):
@@ -1675,7 +1675,7 @@ def r_auction_bid(g, v_player, v_price):
         v_price,
     )
     # at rulespecs/lib/18xx.rules:860
-    g.b_bid_placed(v_player)
+    r_bid_placed(g, v_player)
 
 
 def r_draft_cost(g, v_company):
@@ -2794,7 +2794,7 @@ def a_run_routes(g, v_corporation, v_routes):
     # at rulespecs/lib/18xx.rules:1646
     r_set_revenue(g, v_corporation, g.b_route_revenue(v_corporation, v_routes))
     # at rulespecs/lib/18xx.rules:1647
-    g.b_end_step(v_corporation)
+    r_end_step(g, v_corporation)
 
 
 def a_dividend(g, v_corporation, v_kind):
@@ -2826,7 +2826,7 @@ def a_dividend(g, v_corporation, v_kind):
     # at rulespecs/lib/18xx.rules:1668
     r_dividend_price_move(g, v_corporation, v_kind, v_paid)
     # at rulespecs/lib/18xx.rules:1669
-    g.b_end_step(v_corporation)
+    r_end_step(g, v_corporation)
 
 
 def r_half(g, v_revenue):
@@ -3451,7 +3451,7 @@ def r_require_decision(g, v_entity, v_decision):
             ),
         )
         # at rulespecs/lib/18xx.rules:2194
-        g.b_next_decision()
+        g.b_move_turn(v_entity, "decisions_changed")
 
 
 def r_resolve_decision(g, v_entity, v_decision):
@@ -3465,7 +3465,7 @@ def r_resolve_decision(g, v_entity, v_decision):
         ),
     )
     # at rulespecs/lib/18xx.rules:2200
-    g.b_next_decision()
+    g.b_move_turn(v_entity, "decisions_changed")
 
 
 def r_started(g, v_corporation):
@@ -3677,6 +3677,42 @@ def r_in_step(g, v_corporation, v_name):
             and ((v_name == "lay_tile") or (v_name == "place_token"))
         )
     )
+
+
+def r_pass_turn(g, v_entity):
+    """pass_turn(E): E passes: in a stock round its turn ends (every player passing in a row ends the round), in an auction it drops out or the next bidder bids, in an operating round the step is skipped; a decision E owes that the title lets it decline is taken without being done (library '18xx' procedure pass_turn)"""
+    # at rulespecs/lib/18xx.rules:2376
+    g.b_move_turn(v_entity, "passed")
+
+
+def r_bid_placed(g, v_player):
+    """bid_placed(P): P has placed a bid (place_bid, open_bid, move_bid, auction_bid, an acquisition's bid) or picked a company (pick): the turn passes to the next bidder or player (library '18xx' procedure bid_placed)"""
+    # at rulespecs/lib/18xx.rules:2380
+    g.b_move_turn(v_player, "bid_made")
+
+
+def r_bought(g, v_player, v_corporation):
+    """bought(P, C): P has bought a certificate of C: C floats if players now hold its float, its presidency goes to its largest holder; P's turn ends where the title allows one purchase and no sale after it (library '18xx' procedure bought)"""
+    # at rulespecs/lib/18xx.rules:2384
+    g.b_check_float(v_corporation)
+    # at rulespecs/lib/18xx.rules:2385
+    g.b_check_president(v_corporation)
+    # at rulespecs/lib/18xx.rules:2386
+    g.b_move_turn(v_player, "certificate_bought")
+
+
+def r_private_sold(g, v_player, v_company):
+    """private_sold(P, X): P has bought X at its offered price: X's grants go to P, the next private is offered and play goes on from P (library '18xx' procedure private_sold)"""
+    # at rulespecs/lib/18xx.rules:2390
+    g.b_give_grants(v_player, v_company)
+    # at rulespecs/lib/18xx.rules:2391
+    g.b_move_turn(v_player, "private_bought")
+
+
+def r_end_step(g, v_corporation):
+    """end_step(C): C's current step is done: the next step of its turn (a combined step once its station and lays are all done), or its turn ends after its last (library '18xx' procedure end_step)"""
+    # at rulespecs/lib/18xx.rules:2395
+    g.b_move_turn(v_corporation, "step_ended")
 
 
 def q_buy_shares(g, v_player):

@@ -14,7 +14,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/1880-romania-18xx-games.rules": "dcf3d24122616168",
     "rulespecs/1880-romania.rules": "034584c87c10530f",
-    "rulespecs/lib/18xx.rules": "35473868aa9d2174",
+    "rulespecs/lib/18xx.rules": "c1c94f5924c9ee0f",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "35473868aa9d2174",
+        "rulespecs/lib/18xx.rules": "c1c94f5924c9ee0f",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -34,7 +34,7 @@ _TITLE = shared(
         "rulespecs/1880-romania-18xx-games.rules": "dcf3d24122616168",
         "rulespecs/1880-romania-variants.rules": "1e4fa0468c218295",
         "rulespecs/1880-romania.rules": "034584c87c10530f",
-        "rulespecs/lib/18xx.rules": "35473868aa9d2174",
+        "rulespecs/lib/18xx.rules": "c1c94f5924c9ee0f",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_1880_romania",
@@ -477,7 +477,7 @@ def a_place_token(g, v_corporation, v_city):
         # at rulespecs/1880-romania-18xx-games.rules:284
         g.b_place_station(v_corporation, v_spot)
         # at rulespecs/1880-romania-18xx-games.rules:285
-        g.b_end_step(v_corporation)
+        r_end_step(g, v_corporation)
 
 
 def a_run_routes(g, v_corporation, v_routes):
@@ -496,7 +496,7 @@ def a_run_routes(g, v_corporation, v_routes):
         (g.b_route_revenue(v_corporation, v_routes, True) + r_market_bonus(g, v_corporation)),
     )
     # at rulespecs/1880-romania-18xx-games.rules:607
-    g.b_end_step(v_corporation)
+    r_end_step(g, v_corporation)
 
 
 def a_discard_train(g, v_corporation, v_train):
@@ -792,7 +792,7 @@ def r_found_rights(g, v_player, v_corporation, v_rights):
         # at rulespecs/1880-romania-18xx-games.rules:160
         g.state_set("bought_this_turn", (), True)
         # at rulespecs/1880-romania-18xx-games.rules:161
-        g.b_bought(v_player, v_corporation)
+        r_bought(g, v_player, v_corporation)
     else:
         # at rulespecs/1880-romania-18xx-games.rules:163
         g.b_check_float(v_corporation)
@@ -1582,6 +1582,11 @@ class Game(GameBase):
         "in_round": r_in_round,
         "acting": r_acting,
         "in_step": r_in_step,
+        "pass_turn": r_pass_turn,
+        "bid_placed": r_bid_placed,
+        "bought": r_bought,
+        "private_sold": r_private_sold,
+        "end_step": r_end_step,
         "action:choose": a_choose,
         "action:assign": a_assign,
         "minor_dividend": r_minor_dividend,

@@ -14,7 +14,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18-grand-junction.rules": "fa2bb981ba301f57",
     "rulespecs/1846.rules": "7bd5f5a5cc059eb1",
-    "rulespecs/lib/18xx.rules": "35473868aa9d2174",
+    "rulespecs/lib/18xx.rules": "c1c94f5924c9ee0f",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "35473868aa9d2174",
+        "rulespecs/lib/18xx.rules": "c1c94f5924c9ee0f",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -33,7 +33,7 @@ _TITLE = shared(
     {
         "rulespecs/18-grand-junction.rules": "fa2bb981ba301f57",
         "rulespecs/1846.rules": "7bd5f5a5cc059eb1",
-        "rulespecs/lib/18xx.rules": "35473868aa9d2174",
+        "rulespecs/lib/18xx.rules": "c1c94f5924c9ee0f",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_18_grand_junction",
@@ -353,7 +353,7 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
     # at rulespecs/lib/18xx.rules:1470
     g.state_set("bought_this_turn", (), True)
     # at rulespecs/lib/18xx.rules:1471
-    g.b_bought(v_player, v_corporation)
+    r_bought(g, v_player, v_corporation)
 
 
 def a_buy_train(g, v_corporation, v_train, v_price):
@@ -802,6 +802,11 @@ class Game(GameBase):
         "in_round": r_in_round,
         "acting": r_acting,
         "in_step": r_in_step,
+        "pass_turn": r_pass_turn,
+        "bid_placed": r_bid_placed,
+        "bought": r_bought,
+        "private_sold": r_private_sold,
+        "end_step": r_end_step,
         "emergency_sale_left": r_emergency_sale_left,
         "emergency_sale_for": r_emergency_sale_for,
         "acquire_minor": r_acquire_minor,

@@ -14,7 +14,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
     "rulespecs/18co.rules": "32202112051e88de",
-    "rulespecs/lib/18xx.rules": "35473868aa9d2174",
+    "rulespecs/lib/18xx.rules": "c1c94f5924c9ee0f",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "35473868aa9d2174",
+        "rulespecs/lib/18xx.rules": "c1c94f5924c9ee0f",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -33,7 +33,7 @@ _TITLE = shared(
     {
         "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
         "rulespecs/18co.rules": "32202112051e88de",
-        "rulespecs/lib/18xx.rules": "35473868aa9d2174",
+        "rulespecs/lib/18xx.rules": "c1c94f5924c9ee0f",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_18co",
@@ -550,6 +550,11 @@ class Game(GameBase):
         "in_round": r_in_round,
         "acting": r_acting,
         "in_step": r_in_step,
+        "pass_turn": r_pass_turn,
+        "bid_placed": r_bid_placed,
+        "bought": r_bought,
+        "private_sold": r_private_sold,
+        "end_step": r_end_step,
         "action:corporation_bid": a_corporation_bid,
         "action:special_buy_shares": a_special_buy_shares,
         "action:move_bid": a_move_bid,

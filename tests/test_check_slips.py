@@ -74,6 +74,10 @@ CASES = {
     "a step named by a misspelt string": (
         "rulespecs/18-grand-junction.rules", "require in_step(corporation, lay_tile) else",
         'require in_step(corporation, "lay_tiles") else', "E026", 'the string "lay_tiles" is none of them'),
+    "a turn's move named by a misspelt string": (
+        "rulespecs/1800.rules", "    do end_step(corporation) §10.2, §11.11",
+        '    do move_turn(corporation, "step_end") §10.2, §11.11', "E026",
+        'takes a value of enum turn_move; the string "step_end" is none of them'),
     "a special round named by a misspelt string": (
         "rulespecs/18co.rules", "do call_round(presidents_choice) §8.1", 'do call_round("presidents_choise") §8.1',
         "E026", "did you mean `presidents_choice`?"),

@@ -106,8 +106,8 @@ def test_literals_of_the_parameters_type_are_not_E036():
 
 
 @pytest.mark.parametrize("body, words", [
-    ("do bought(player)", "the builtin `bought` takes 2 arguments; this call gives 1"),
-    ("do bought(player, corporation, player)", "the builtin `bought` takes 2 arguments; this call gives 3"),
+    ("do set_par(corporation)", "the builtin `set_par` takes 2 arguments; this call gives 1"),
+    ("do set_par(corporation, 100, player)", "the builtin `set_par` takes 2 arguments; this call gives 3"),
     ("require cash(player, player) > 0", "the builtin `cash` takes 1 argument; this call gives 2"),
     ("require cash(purse = player) > 0", "naming `purse`"),
 ])
@@ -130,7 +130,7 @@ def test_builtins_called_as_the_runtime_takes_them_are_clean():
     takes any number."""
     from compiler.lang.builtins import signatures
 
-    assert signatures()["part"][:2] == [3, 3] and signatures()["bought"][:2] == [2, 2]
+    assert signatures()["part"][:2] == [3, 3] and signatures()["set_par"][:2] == [2, 2]
     loaded = toy('variant "Right" of "Toy" {\n'
                  '  function first_part(x: string) "x" §1 = part(x, "|", 0)\n'
                  '}\n')

@@ -557,7 +557,8 @@ def _builtin_arguments(decl, scope: _Scope) -> list[Diagnostic]:
 _BUILTIN_NAMES = {("move_price", 1): "direction", ("price_after_moves", 1): "direction",
                   ("next_certificate", 1): "source", ("end_game_now", 0): "end_reason",
                   ("call_round", 0): "special_round", ("in_special_round", 0): "special_round",
-                  ("special_round_held", 0): "special_round", ("tile_color", 0): "hex", ("place_marker", 1): "hex"}
+                  ("special_round_held", 0): "special_round", ("tile_color", 0): "hex", ("place_marker", 1): "hex",
+                  ("move_turn", 1): "turn_move"}
 
 
 def _builtin_names(decl, scope: _Scope, facts: _Facts) -> list[Diagnostic]:

@@ -210,8 +210,8 @@ class Auctions:
         """The standing bids become `bids` (those the runtime leaves standing as it settles some)."""
         self.j.set(self.g, "state:standing_bid", {(x, pid): amount for x, pid, amount in bids})
 
-    def b_bid_placed(self, player: Entity) -> None:
-        """bid_placed(P): P has just placed a bid (the library's place_bid, open_bid, move_bid set it) or picked a
+    def _bid_placed(self, player: Entity) -> None:
+        """move_turn(P, bid_made), the library's bid_placed: P has just placed a bid (the library's place_bid, open_bid, move_bid set it) or picked a
         component of `free_pick` (the library's pick): the turn passes on. In the open auction a bid breaks the
         run of passes and takes P out of the passing order. In the acquisition round P is a corporation that
         has made its one bid (the library's acquisition_bids holds it): the turn passes to the next bidder, the
@@ -550,9 +550,13 @@ class Auctions:
         # (its price is the library's sale_price(): the private on sale's face value less its sale_discount)
         self.j.set(self.g, "passes", 0)
 
-    def b_private_sold(self, player: Entity, item: Entity) -> None:
-        """private_sold(P, X): after a sale at the offered price, X's grants go to P and the next private is offered."""
+    def b_give_grants(self, player: Entity, item: Entity) -> None:
+        """give_grants(P, X): what private X grants its buyer P (its `grants` record: a certificate) is P's."""
         self._grant(player, item)
+
+    def _private_sold(self, player: Entity) -> None:
+        """move_turn(P, private_bought), the library's private_sold: after a sale at the offered price (X's
+        grants given) the next private is offered, and play goes on from P."""
         self.j.set(self.g, "last_face_buyer", self.players.index(player))
         self._offer_next_private()
         if self.g.get("auction"):

@@ -299,7 +299,8 @@ class OperatingRound:
             return sum(int(part.get("visit", part.get("pay", 0))) for part in d)
         raise RuleGap(f"train {train.name} distance", "not a number of stops")
 
-    def b_end_step(self, corp: Entity) -> None:
+    def _end_step(self, corp: Entity) -> None:
+        """move_turn(C, step_ended), the library's end_step: C's current step is done."""
         if self.g["step"] == "track_and_token":
             # a combined step ends when its station token is placed and its tile lays are used
             self._mark_done_this_turn("token")
@@ -499,8 +500,8 @@ class OperatingRound:
         pending = self.g.get("state:decisions")
         return bool(pending) and pending[0][2] in [str(a) for a in self.DATA.properties.get("declinable_decisions") or ()]
 
-    def b_next_decision(self) -> None:
-        """next_decision(): the decisions owed (the library's list state `decisions`) have changed: the first
+    def _next_decision(self, entity: Entity) -> None:
+        """move_turn(E, decisions_changed): the decisions owed (the library's list state `decisions`) have changed: the first
         one's entity acts (`current_entity`); where none is left and the decisions were asked at the end of
         an operating round or before its first company operates, play goes on there."""
         if self.g.get("state:decisions"):

@@ -206,12 +206,14 @@ class StockRound:
         self._place_token(corp, cell)
         self.emit("corporation_started", corp, price)
 
-    def b_bought(self, player: Entity, corp: Entity) -> None:
+    def _bought(self, player: Entity) -> None:
+        """move_turn(P, certificate_bought): P has bought a certificate (the library's bought, which checked
+        the float and the presidency first): P acted in the turn and the round; in a stock round where one
+        purchase ends the turn (`sell_then_buy`), nothing else to do, the turn ends; in a special round the
+        player keeps his place until he passes."""
         self._reenter(player)
         self.j.set(self.g, "round_acted", True)
         self.j.set(self.g, "acted", True)
-        self._check_float(corp)
-        self._check_president(corp)
         if self.g["round"] == "stock" and self.param("sell_buy_order") == "sell_then_buy" \
                 and not self.g.get("auction") and not self._privates_for_sale():
             # nothing is left to do in the turn (one buy, no sale after it): it ends
@@ -617,10 +619,23 @@ class StockRound:
             return self.players[self.g["special"]["turn"]]
         return None
 
-    def b_pass_turn(self, entity: Entity) -> None:
-        """`pass`: in a stock round, end the turn (a turn with no action is a
-        pass; all players passing in a row ends the round); in an operating
-        round, skip the current step."""
+    def b_move_turn(self, entity: Entity, move: str) -> None:
+        """move_turn(E, m): after E's move m (the library's enum turn_move: passed, bid_made, certificate_bought,
+        private_bought, step_ended, decisions_changed) the round machinery moves on: who acts next, or the end
+        of the step, the turn, the auction or the round."""
+        mover = self._TURN_MOVES.get(move)
+        if mover is None:
+            raise RuleGap(f"move_turn({entity}, {move})", "not a move of the library's turn_move")
+        getattr(self, mover)(entity)
+
+    #: the round machinery's part of each move of the library's turn_move (`b_move_turn`)
+    _TURN_MOVES = {"passed": "_pass_turn", "bid_made": "_bid_placed", "certificate_bought": "_bought",
+                   "private_bought": "_private_sold", "step_ended": "_end_step", "decisions_changed": "_next_decision"}
+
+    def _pass_turn(self, entity: Entity) -> None:
+        """move_turn(E, passed), the library's pass_turn: in a stock round, end the turn (a turn with no
+        action is a pass; all players passing in a row ends the round); in an operating round, skip the
+        current step."""
         if self._decline_station_swap(entity):
             return
         if self._declinable_pending():

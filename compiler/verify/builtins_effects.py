@@ -70,15 +70,12 @@ class EffectBuiltins:
             st[f"col:{c.id}"] = IF(when, col, st[f"col:{c.id}"])
             st[f"has_cell:{c.id}"] = IF(when, True, st[f"has_cell:{c.id}"])
 
-    def b_bought(self, ctx: Ctx, player: Any, corp: Any) -> None:
-        """As GameBase.b_bought: the buyer's turn marks; the float and presidency checked; in a special
-        round (18CO §8.2: one certificate a turn) the turn moves on, which the round machinery says
-        (havocked, as a pass's)."""
+    def bought(self, ctx: Ctx) -> None:
+        """As GameBase._bought (move_turn(P, certificate_bought), after the library's bought checked the float
+        and the presidency): the buyer's turn marks; in a special round (18CO §8.2: one certificate a turn)
+        the turn moves on, which the round machinery says (havocked, as a pass's)."""
         st = ctx.state
         st["acted"] = IF(ctx.path, True, st["acted"])
-        for c, cond in self.corp_of(ctx, corp):
-            self.check_float(ctx, c, cond)
-        self.b_check_president(ctx, corp)
         special = ctx.fork(ctx.state["round"] == ROUNDS.index("special"))
         self.turn_over(special)
         ctx.state = special.state
@@ -365,11 +362,28 @@ class EffectBuiltins:
         if self.m.draft_items:
             ctx.shared.axioms.append(IMPLIES(AND(ctx.path, NOT(drafting)), ctx.state["round"] != ROUNDS.index("draft")))
 
-    def b_end_step(self, ctx: Ctx, corp: Any) -> None:
-        self.turn_over(ctx)
+    def b_move_turn(self, ctx: Ctx, entity: Any, move: Any) -> None:
+        """As GameBase.b_move_turn: after E's move (a value of the library's turn_move, named in the library's
+        procedure that calls it) the round machinery moves on: a pass (`pass_turn`), a purchase (`bought`),
+        the decisions owed changed (`next_decision`) as below; a bid, a private bought at its offered price,
+        a step ended move the turn on as the round machinery says (havocked: `turn_over`; in the acquisition
+        round the auction's resolution once the last bidder has bid is a runtime step the model does not
+        follow)."""
+        if not isinstance(move, str):
+            raise Unsupported("move_turn of a non-name")
+        if move == "passed":
+            self.pass_turn_declining(ctx, entity)
+        elif move == "certificate_bought":
+            self.bought(ctx)
+        elif move == "decisions_changed":
+            self.next_decision(ctx)
+        elif move in ("bid_made", "private_bought", "step_ended"):
+            self.turn_over(ctx)
+        else:
+            raise Unsupported(f"move_turn of {move}, not a move of the library's turn_move")
 
     def declines(self, ctx: Ctx, entity: Any) -> tuple[Any, Any]:
-        """As GameBase._dispatch and b_pass_turn: whether a `pass` by `entity` declines the decision it
+        """As GameBase._dispatch and _pass_turn: whether a `pass` by `entity` declines the decision it
         owes (the first pending), (as one of the title's `declinable_decisions`, as a takeover's choice of the
         stations to replace: a `place_token` owed while the library's station_choice_open holds)."""
         m = self.m
@@ -388,7 +402,8 @@ class EffectBuiltins:
                 swapping.append(AND(e == m.z(c), owed_action == m.vars.action_code("place_token"), found))
         return AND(owed, owing == e, OR(*[owed_action == code for code in codes])), AND(owed, owing == e, OR(*swapping))
 
-    def b_pass_turn(self, ctx: Ctx, entity: Any) -> None:
+    def pass_turn_declining(self, ctx: Ctx, entity: Any) -> None:
+        """As GameBase._pass_turn (move_turn(E, passed)): a decision E owes declined, else `pass_turn`."""
         listed, swap = self.declines(ctx, entity)
         declining = OR(listed, swap)
         if truth(declining) is not False:
@@ -402,7 +417,7 @@ class EffectBuiltins:
                 ctx.state = sub.state
             sub = ctx.fork(AND(listed, NOT(swap)))
             pop_decision(self.tr, sub)
-            self.b_next_decision(sub)
+            self.next_decision(sub)
             ctx.state = sub.state
             rest = ctx.fork(NOT(declining))
             self.pass_turn(rest, entity)
@@ -411,7 +426,7 @@ class EffectBuiltins:
         self.pass_turn(ctx, entity)
 
     def pass_turn(self, ctx: Ctx, entity: Any) -> None:
-        """`b_pass_turn` where no decision is declined."""
+        """`pass_turn_declining` where no decision is declined."""
         if self.m.prop_value("first_round") == "auction":
             # as GameBase._starting_pass: while the players pick (`free_pick`), nobody may pass
             ctx.require(NOT(self.tr.truthy(self.tr.call("picking", [], {}, ctx))))  # the library's
@@ -500,20 +515,14 @@ class EffectBuiltins:
         owed, _, action = front(self.m, state)
         return AND(owed, action != code)
 
-    def b_next_decision(self, ctx: Ctx) -> None:
-        """As GameBase.b_next_decision: the decisions owed (the library's list `decisions`) have changed: the
+    def next_decision(self, ctx: Ctx) -> None:
+        """As GameBase._next_decision (move_turn(E, decisions_changed)): the decisions owed (the library's list `decisions`) have changed: the
         first one's entity acts; with none left, whoever acts next is the runtime's to say (play goes on
         where the decisions interrupted it: the round machinery's)."""
         owed, owing, _ = front(self.m, ctx.state)
         sub = ctx.fork(NOT(owed))
         sub.havoc(["acting"])
         ctx.state["acting"] = IF(AND(ctx.path, owed), owing, sub.state["acting"])
-
-    def b_bid_placed(self, ctx: Ctx, player: Any) -> None:
-        """As GameBase.b_bid_placed: the turn passes on (the round machinery's, which the model havocs); in the
-        acquisition round the auction's resolution (payment, takeover or liquidation) once the last bidder
-        has bid is a runtime step the model does not follow."""
-        self.turn_over(ctx)
 
     def b_collected(self, ctx: Ctx, holder: Any, kind: Any) -> Any:
         """As GameBase.b_collected: the components of `kind` the corporation has collected."""
@@ -529,9 +538,9 @@ class EffectBuiltins:
             name = f"collected:{kind}@{c.id}"
             ctx.state[name] = IF(ctx.path, 0, ctx.state[name])
 
-    def b_private_sold(self, ctx: Ctx, player: Any, item: Any) -> None:
+    def b_give_grants(self, ctx: Ctx, player: Any, item: Any) -> None:
+        """As GameBase.b_give_grants: what the private grants its buyer (its `grants` record) is the buyer's."""
         self.grant(ctx, self.ent(player), self.ent(item))
-        self.turn_over(ctx)
 
     def grant(self, ctx: Ctx, player: z3.ExprRef, item: z3.ExprRef, when: Any = True) -> None:
         """`_grant`: a private's `grants` record gives its buyer a certificate."""

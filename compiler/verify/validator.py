@@ -108,7 +108,7 @@ ORACLE_KINDS = ("lay_tile", "place_token", "run_routes")
 #: ability lay or token as much as a corporation's).
 MAP_CHECKS = frozenset({"check_lay", "check_token", "route_revenue"})
 
-CASCADES = ("_check_president", "_on_first_train", "b_end_step", "b_pass_turn",
+CASCADES = ("_check_president", "_on_first_train", "_end_step", "_pass_turn",
             "_offer_next_private", "emit", "_next_step", "_next_turn", "_next_bidder", "_call_stock_round",
             "_next_bidder_in_auction", "_next_corporation", "_after_operating_round", "_draft_next",
             "_end_draft", "_acquisition_turn_over")
