@@ -12,14 +12,14 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18-grand-junction.rules": "fa2bb981ba301f57",
     "rulespecs/1846.rules": "7bd5f5a5cc059eb1",
-    "rulespecs/lib/18xx.rules": "efb9a5efef6dd45d",
+    "rulespecs/lib/18xx.rules": "bb277e43f26d763e",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "efb9a5efef6dd45d",
+        "rulespecs/lib/18xx.rules": "bb277e43f26d763e",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -381,14 +381,14 @@ RULES = _LIBRARY.rules(
         'at action corporation_assign': 'rulespecs/18-grand-junction.rules:939',
         'at action corporation_buy_shares': 'rulespecs/18-grand-junction.rules:964',
         'at action corporation_sell_shares': 'rulespecs/18-grand-junction.rules:999',
-        'at action discard_train': 'rulespecs/lib/18xx.rules:1757',
-        'at action dividend': 'rulespecs/lib/18xx.rules:1603',
-        'at action end_game': 'rulespecs/lib/18xx.rules:1895',
+        'at action discard_train': 'rulespecs/lib/18xx.rules:1775',
+        'at action dividend': 'rulespecs/lib/18xx.rules:1621',
+        'at action end_game': 'rulespecs/lib/18xx.rules:1913',
         'at action lay_tile': 'rulespecs/18-grand-junction.rules:502',
         'at action par': 'rulespecs/18-grand-junction.rules:457',
         'at action pass': 'rulespecs/1846.rules:1260',
         'at action place_token': 'rulespecs/18-grand-junction.rules:483',
-        'at action run_routes': 'rulespecs/lib/18xx.rules:1586',
+        'at action run_routes': 'rulespecs/lib/18xx.rules:1604',
         'at action select_president': 'rulespecs/18-grand-junction.rules:792',
         'at action sell_shares': 'rulespecs/lib/18xx.rules:1443',
         'at action top_up_revenue': 'rulespecs/18-grand-junction.rules:872',
@@ -701,7 +701,7 @@ def a_par(g, v_player, v_corporation, v_price):
             at="rulespecs/18-grand-junction.rules:463",
         )
     # at rulespecs/18-grand-junction.rules:465
-    if not (g.b_home_open(v_corporation)):
+    if not (r_home_open(g, v_corporation)):
         raise IllegalAction(
             "the SLVS chooses an open city as its home when it starts, and none is open",
             rule='§"San Luis Valley Southern Railway"',
@@ -1057,48 +1057,48 @@ def r_emergency_sale_noted(g, v_player, v_corporation):
 
 def r_close_corporation(g, v_corporation):
     """close_corporation(C): C closes: its certificates leave the game, its cash goes to the bank, its trains leave the game, its privates close, its stations leave the map (but those a take-over's owner still chooses among, which leave when the choice is over) (library '18xx' procedure close_corporation)"""
-    # at rulespecs/lib/18xx.rules:2237
+    # at rulespecs/lib/18xx.rules:2255
     g.set_attr(v_corporation, "closed", True)
-    # at rulespecs/lib/18xx.rules:2238
+    # at rulespecs/lib/18xx.rules:2256
     if g.param("held_shares_on_close") == "pool":
-        # at rulespecs/lib/18xx.rules:2240
+        # at rulespecs/lib/18xx.rules:2258
         for v_c in g.name("corporations"):
-            # at rulespecs/lib/18xx.rules:2241
+            # at rulespecs/lib/18xx.rules:2259
             if v_c != v_corporation:
-                # at rulespecs/lib/18xx.rules:2242
+                # at rulespecs/lib/18xx.rules:2260
                 for v_x in g.attr(v_c, "certificates"):
-                    # at rulespecs/lib/18xx.rules:2243
+                    # at rulespecs/lib/18xx.rules:2261
                     if g.b_holder_of(v_x) == v_corporation:
-                        # at rulespecs/lib/18xx.rules:2244
+                        # at rulespecs/lib/18xx.rules:2262
                         g.move(v_x, v_corporation, g.name("pool"))
     elif g.param("held_shares_on_close") == "kept":
         pass
     else:
-        # at rulespecs/lib/18xx.rules:2238
+        # at rulespecs/lib/18xx.rules:2256
         raise IllegalAction(
             "no case of this match holds the value of `held_shares_on_close`",
             rule="library '18xx' procedure close_corporation",
-            at="rulespecs/lib/18xx.rules:2238",
+            at="rulespecs/lib/18xx.rules:2256",
         )
-    # at rulespecs/lib/18xx.rules:2253
+    # at rulespecs/lib/18xx.rules:2271
     for v_x in g.attr(v_corporation, "certificates"):
-        # at rulespecs/lib/18xx.rules:2254
+        # at rulespecs/lib/18xx.rules:2272
         if g.b_holder_of(v_x) != g.name("scrap"):
-            # at rulespecs/lib/18xx.rules:2255
+            # at rulespecs/lib/18xx.rules:2273
             g.move(v_x, g.b_holder_of(v_x), g.name("scrap"))
-    # at rulespecs/lib/18xx.rules:2258
+    # at rulespecs/lib/18xx.rules:2276
     g.transfer(g.b_cash(v_corporation), v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:2259
+    # at rulespecs/lib/18xx.rules:2277
     for v_t in g.b_trains(v_corporation):
-        # at rulespecs/lib/18xx.rules:2260
+        # at rulespecs/lib/18xx.rules:2278
         g.move(v_t, v_corporation, g.name("scrap"))
-    # at rulespecs/lib/18xx.rules:2262
+    # at rulespecs/lib/18xx.rules:2280
     for v_x in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:2263
+        # at rulespecs/lib/18xx.rules:2281
         if g.b_holder_of(v_x) == v_corporation:
-            # at rulespecs/lib/18xx.rules:2264
+            # at rulespecs/lib/18xx.rules:2282
             g.set_attr(v_x, "closed", True)
-    # at rulespecs/lib/18xx.rules:2267
+    # at rulespecs/lib/18xx.rules:2285
     if not any(
         g.list_contains(
             "station_swaps",
@@ -1109,18 +1109,18 @@ def r_close_corporation(g, v_corporation):
         )
         for v_c in g.name("corporations")
     ):
-        # at rulespecs/lib/18xx.rules:2268
+        # at rulespecs/lib/18xx.rules:2286
         r_remove_stations(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:2270
+    # at rulespecs/lib/18xx.rules:2288
     g.emit("corporation_closed", v_corporation)
-    # at rulespecs/lib/18xx.rules:2271
+    # at rulespecs/lib/18xx.rules:2289
     if "all_closed" in g.param("game_end"):
-        # at rulespecs/lib/18xx.rules:2272
+        # at rulespecs/lib/18xx.rules:2290
         if (
             any(r_started(g, v_c) for v_c in g.name("corporations"))
             and all(((not r_started(g, v_c)) or r_closed(g, v_c)) for v_c in g.name("corporations"))
         ) and all((r_closed(g, v_c) or (not g.b_available(v_c))) for v_c in g.name("corporations")):
-            # at rulespecs/lib/18xx.rules:2274
+            # at rulespecs/lib/18xx.rules:2292
             g.b_end_game_now("all_closed")
 
 
@@ -2132,7 +2132,7 @@ def q2_par(g, v_player, v_corporation):
     if not (g.b_available(v_corporation)):
         return "a relegated company is in Tier 2, which may be started only from phase 3"
     # at rulespecs/18-grand-junction.rules:465
-    if not (g.b_home_open(v_corporation)):
+    if not (r_home_open(g, v_corporation)):
         return "the SLVS chooses an open city as its home when it starts, and none is open"
 
 
@@ -2254,17 +2254,17 @@ def qr_corporation_assign(g):
 
 def t_end_stock_round(g, *_rest):
     """At the end of a stock round, sold-out corporations rise"""
-    # at rulespecs/lib/18xx.rules:2031
+    # at rulespecs/lib/18xx.rules:2049
     for v_c in g.b_market_order():
-        # at rulespecs/lib/18xx.rules:2032
+        # at rulespecs/lib/18xx.rules:2050
         if g.param("sold_out_rise") and r_sold_out(g, v_c):
-            # at rulespecs/lib/18xx.rules:2033
+            # at rulespecs/lib/18xx.rules:2051
             r_market_move(g, v_c, "up")
-        # at rulespecs/lib/18xx.rules:2035
+        # at rulespecs/lib/18xx.rules:2053
         if (g.param("pool_drop_at_round_end") and (not r_closed(g, v_c))) and (
             r_pool_percent(g, v_c) > 0
         ):
-            # at rulespecs/lib/18xx.rules:2036
+            # at rulespecs/lib/18xx.rules:2054
             r_market_move(g, v_c, "down")
 
 

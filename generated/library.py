@@ -10,7 +10,7 @@ from compiler.runtime.errors import IllegalAction
 # one component per line (not reformatted)
 # fmt: off
 SOURCES = {
-    'rulespecs/lib/18xx.rules': 'efb9a5efef6dd45d',
+    'rulespecs/lib/18xx.rules': 'bb277e43f26d763e',
     'rulespecs/lib/tiles.rules': 'ef4c137225d3ff46',
 }
 
@@ -1647,7 +1647,7 @@ def r_pick(g, v_player, v_company):
     # at rulespecs/lib/18xx.rules:849
     if g.among("minors", v_company) and (g.attr(v_company, "home") != None):
         # at rulespecs/lib/18xx.rules:850
-        g.b_place_home_token(v_company)
+        r_place_home_token(g, v_company)
     # at rulespecs/lib/18xx.rules:852
     g.b_bid_placed(v_player)
 
@@ -2684,11 +2684,32 @@ def r_last_token_cost(g, v_corporation):
     )
 
 
+def r_home_open(g, v_corporation):
+    """home_open(C): C's home station can be placed: always for a printed home; for a home chosen when the company floats, while some city has an open slot for it (library '18xx' function home_open)"""
+    # at rulespecs/lib/18xx.rules:1571
+    return (g.attr(v_corporation, "home") != "chosen_on_float") or any(
+        True for v_spot in g.b_home_spots(v_corporation)
+    )
+
+
+def r_place_home_token(g, v_company):
+    """place_home_token(C): C's first token, free, in its home station: its printed home's city (unless its station stands there already); a home chosen when it floats is a place_token decision C owes (library '18xx' procedure place_home_token)"""
+    # at rulespecs/lib/18xx.rules:1574
+    if g.attr(v_company, "home") == "chosen_on_float":
+        # at rulespecs/lib/18xx.rules:1575
+        r_require_decision(g, v_company, "place_token")
+    else:
+        # at rulespecs/lib/18xx.rules:1577
+        for v_spot in g.b_home_spots(v_company):
+            # at rulespecs/lib/18xx.rules:1578
+            g.b_place_station(v_company, v_spot)
+
+
 def r_set_revenue(g, v_corporation, v_amount):
     """set_revenue(C, x): C's trains earned x in this run: its revenue; a declared longer_trains use of C is spent (library '18xx' procedure set_revenue)"""
-    # at rulespecs/lib/18xx.rules:1581
+    # at rulespecs/lib/18xx.rules:1599
     g.set_attr(v_corporation, "revenue", v_amount)
-    # at rulespecs/lib/18xx.rules:1582
+    # at rulespecs/lib/18xx.rules:1600
     g.state_put(
         "declared_uses",
         (
@@ -2697,60 +2718,60 @@ def r_set_revenue(g, v_corporation, v_amount):
         ),
         0,
     )
-    # at rulespecs/lib/18xx.rules:1583
+    # at rulespecs/lib/18xx.rules:1601
     g.state_put("total_revenue", (), (g.state_amount("total_revenue") + v_amount))
 
 
 def a_run_routes(g, v_corporation, v_routes):
     """Run trains (§\"Running Trains\")"""
-    # at rulespecs/lib/18xx.rules:1587
+    # at rulespecs/lib/18xx.rules:1605
     if not (r_in_step(g, v_corporation, "run_routes")):
         raise IllegalAction(
             "trains run after track and tokens",
             rule='§"Running Trains"',
-            at="rulespecs/lib/18xx.rules:1587",
+            at="rulespecs/lib/18xx.rules:1605",
         )
-    # at rulespecs/lib/18xx.rules:1588
+    # at rulespecs/lib/18xx.rules:1606
     r_set_revenue(g, v_corporation, g.b_route_revenue(v_corporation, v_routes))
-    # at rulespecs/lib/18xx.rules:1589
+    # at rulespecs/lib/18xx.rules:1607
     g.b_end_step(v_corporation)
 
 
 def a_dividend(g, v_corporation, v_kind):
     """Pay out, withhold or pay half (§\"Paying Dividends\")"""
-    # at rulespecs/lib/18xx.rules:1604
+    # at rulespecs/lib/18xx.rules:1622
     if not (r_in_step(g, v_corporation, "dividend")):
         raise IllegalAction(
             "revenue is disposed of after the trains run",
             rule='§"Paying Dividends"',
-            at="rulespecs/lib/18xx.rules:1604",
+            at="rulespecs/lib/18xx.rules:1622",
         )
-    # at rulespecs/lib/18xx.rules:1605
+    # at rulespecs/lib/18xx.rules:1623
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
             "the title does not allow that",
             rule='§"Paying Dividends"',
-            at="rulespecs/lib/18xx.rules:1605",
+            at="rulespecs/lib/18xx.rules:1623",
         )
-    # at rulespecs/lib/18xx.rules:1606
+    # at rulespecs/lib/18xx.rules:1624
     v_revenue = r_revenue(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:1607
+    # at rulespecs/lib/18xx.rules:1625
     v_paid = (
         v_revenue if (v_kind == "payout") else (r_half(g, v_revenue) if (v_kind == "half") else 0)
     )
-    # at rulespecs/lib/18xx.rules:1608
+    # at rulespecs/lib/18xx.rules:1626
     g.transfer((v_revenue - v_paid), g.name("bank"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1609
+    # at rulespecs/lib/18xx.rules:1627
     r_pay_dividends(g, v_corporation, v_paid)
-    # at rulespecs/lib/18xx.rules:1610
+    # at rulespecs/lib/18xx.rules:1628
     r_dividend_price_move(g, v_corporation, v_kind, v_paid)
-    # at rulespecs/lib/18xx.rules:1611
+    # at rulespecs/lib/18xx.rules:1629
     g.b_end_step(v_corporation)
 
 
 def r_half(g, v_revenue):
     """the shareholders' part of a half payout, by the title's half_pay_rounding (library '18xx' function half)"""
-    # at rulespecs/lib/18xx.rules:1617
+    # at rulespecs/lib/18xx.rules:1635
     return (
         r_min(g, v_revenue, (((v_revenue + 19) // 20) * 10))
         if (g.param("half_pay_rounding") == "shareholders_get_larger_ten")
@@ -2760,13 +2781,13 @@ def r_half(g, v_revenue):
 
 def r_pay_dividends(g, v_corporation, v_paid):
     """Pay each holding its share of the dividends (§\"Paying Dividends\")"""
-    # at rulespecs/lib/18xx.rules:1625
+    # at rulespecs/lib/18xx.rules:1643
     for v_c in g.attr(v_corporation, "certificates"):
-        # at rulespecs/lib/18xx.rules:1626
+        # at rulespecs/lib/18xx.rules:1644
         v_holder = g.b_holder_of(v_c)
-        # at rulespecs/lib/18xx.rules:1627
+        # at rulespecs/lib/18xx.rules:1645
         if r_opens_holding(g, v_c) and (v_holder != g.name("scrap")):
-            # at rulespecs/lib/18xx.rules:1628
+            # at rulespecs/lib/18xx.rules:1646
             g.transfer(
                 r_pay_per_share(g, v_corporation, v_holder, v_paid),
                 g.name("bank"),
@@ -2776,7 +2797,7 @@ def r_pay_dividends(g, v_corporation, v_paid):
 
 def r_dividend_payee(g, v_holder, v_corporation):
     """who receives the dividend of a holding: players themselves; the pool's and the treasury's shares as the title says; the IPO's (full or partial capitalisation) the bank keeps (library '18xx' function dividend_payee)"""
-    # at rulespecs/lib/18xx.rules:1638
+    # at rulespecs/lib/18xx.rules:1656
     return (
         g.name("bank")
         if (v_holder == g.name("initial_offering"))
@@ -2794,21 +2815,21 @@ def r_dividend_payee(g, v_holder, v_corporation):
 
 def r_move_train_marker(g, v_corporation):
     """move_train_marker(C): C bought a train from the bank that moves the train purchase marker: the marker goes beside C's round marker, unless the game's end has been called (it then stays put) (library '18xx' procedure move_train_marker)"""
-    # at rulespecs/lib/18xx.rules:1665
+    # at rulespecs/lib/18xx.rules:1683
     if not g.b_end_called():
-        # at rulespecs/lib/18xx.rules:1666
+        # at rulespecs/lib/18xx.rules:1684
         for v_c in g.name("corporations"):
-            # at rulespecs/lib/18xx.rules:1667
+            # at rulespecs/lib/18xx.rules:1685
             g.state_set("train_marker", (v_c,), (v_c == v_corporation))
-        # at rulespecs/lib/18xx.rules:1669
+        # at rulespecs/lib/18xx.rules:1687
         for v_m in g.name("minors"):
-            # at rulespecs/lib/18xx.rules:1670
+            # at rulespecs/lib/18xx.rules:1688
             g.state_set("train_marker", (v_m,), (v_m == v_corporation))
 
 
 def r_would_export(g, v_corporation):
     """would_export(C): C's turn ending now without a train from the bank would export the rest of the type the bank sells first (train_export: C holds the train purchase marker, its turn is not one resumed after a stock round, the game's end is not called, and that type may be exported) (library '18xx' function would_export)"""
-    # at rulespecs/lib/18xx.rules:1676
+    # at rulespecs/lib/18xx.rules:1694
     return (
         (
             (
@@ -2829,87 +2850,87 @@ def r_would_export(g, v_corporation):
 
 def r_trade_in(g, v_corporation, v_train, v_price, v_exchange):
     """A train traded in for one the bank sells, at the discount the new train gives it (supplement from \"18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)\")"""
-    # at rulespecs/lib/18xx.rules:1744
+    # at rulespecs/lib/18xx.rules:1762
     if not ((g.b_holder_of(v_train) == g.name("depot")) and (v_train in g.b_available_trains())):
         raise IllegalAction(
             "a train is traded in only for one the bank sells now",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1744",
+            at="rulespecs/lib/18xx.rules:1762",
         )
-    # at rulespecs/lib/18xx.rules:1745
+    # at rulespecs/lib/18xx.rules:1763
     if not (g.b_holder_of(v_exchange) == v_corporation):
         raise IllegalAction(
             "the corporation trades in only a train it owns",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1745",
+            at="rulespecs/lib/18xx.rules:1763",
         )
-    # at rulespecs/lib/18xx.rules:1746
+    # at rulespecs/lib/18xx.rules:1764
     v_discount = r_trade_in_discount(g, v_train, v_exchange)
-    # at rulespecs/lib/18xx.rules:1747
+    # at rulespecs/lib/18xx.rules:1765
     if not (v_discount > 0):
         raise IllegalAction(
             "the new train takes no train of that type in trade",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1747",
+            at="rulespecs/lib/18xx.rules:1765",
         )
-    # at rulespecs/lib/18xx.rules:1748
+    # at rulespecs/lib/18xx.rules:1766
     if not (g.state_amount("bank_buys_this_turn") < g.param("bank_trains_per_turn")):
         raise IllegalAction(
             "no more trains from the bank this turn",
             rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:1748",
+            at="rulespecs/lib/18xx.rules:1766",
         )
-    # at rulespecs/lib/18xx.rules:1749
+    # at rulespecs/lib/18xx.rules:1767
     if not (v_price == (g.attr(v_train, "price") - v_discount)):
         raise IllegalAction(
             "a trade-in pays the printed price less the discount",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1749",
+            at="rulespecs/lib/18xx.rules:1767",
         )
-    # at rulespecs/lib/18xx.rules:1750
+    # at rulespecs/lib/18xx.rules:1768
     if not (g.b_cash(v_corporation) >= v_price):
         raise IllegalAction(
             "the corporation cannot pay for the train",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1750",
+            at="rulespecs/lib/18xx.rules:1768",
         )
-    # at rulespecs/lib/18xx.rules:1751
+    # at rulespecs/lib/18xx.rules:1769
     g.move(v_exchange, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1752
+    # at rulespecs/lib/18xx.rules:1770
     g.transfer(v_price, v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1753
+    # at rulespecs/lib/18xx.rules:1771
     g.move(v_train, g.name("depot"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1754
+    # at rulespecs/lib/18xx.rules:1772
     g.b_train_bought(v_corporation, v_train, True)
 
 
 def a_discard_train(g, v_corporation, v_train):
     """Discard a train over the train limit (library '18xx' action discard_train)"""
-    # at rulespecs/lib/18xx.rules:1758
+    # at rulespecs/lib/18xx.rules:1776
     if not (r_pending_decision(g, v_corporation, "discard_train")):
         raise IllegalAction(
             "only a corporation over the train limit discards",
             rule="library '18xx' action discard_train",
-            at="rulespecs/lib/18xx.rules:1758",
+            at="rulespecs/lib/18xx.rules:1776",
         )
-    # at rulespecs/lib/18xx.rules:1759
+    # at rulespecs/lib/18xx.rules:1777
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
             "the corporation does not own that train",
             rule="library '18xx' action discard_train",
-            at="rulespecs/lib/18xx.rules:1759",
+            at="rulespecs/lib/18xx.rules:1777",
         )
-    # at rulespecs/lib/18xx.rules:1760
+    # at rulespecs/lib/18xx.rules:1778
     g.move(v_train, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1761
+    # at rulespecs/lib/18xx.rules:1779
     if r_limit_trains(g, v_corporation) <= r_train_limit(g, v_corporation):
-        # at rulespecs/lib/18xx.rules:1762
+        # at rulespecs/lib/18xx.rules:1780
         r_resolve_decision(g, v_corporation, "discard_train")
 
 
 def r_emergency_need(g, v_player):
     """what the president still lacks for the train: the price emergency_sale_minimum names, less his cash and the operating corporation's (library '18xx' function emergency_need)"""
-    # at rulespecs/lib/18xx.rules:1789
+    # at rulespecs/lib/18xx.rules:1807
     return (
         (
             r_dearest_train_price(g)
@@ -2926,7 +2947,7 @@ def r_forced_purchase_help(g, v_corporation, v_price):
 
 def r_forced_shortfall(g, v_corporation):
     """What the corporation still lacks for the cheapest train it must buy after forced_purchase_help, none here (0 where it need not buy one) (library '18xx' function forced_shortfall)"""
-    # at rulespecs/lib/18xx.rules:1805
+    # at rulespecs/lib/18xx.rules:1823
     return (
         r_max(g, 0, (r_cheapest_train_price(g) - g.b_cash(v_corporation)))
         if r_must_buy_train(g, v_corporation)
@@ -2936,71 +2957,71 @@ def r_forced_shortfall(g, v_corporation):
 
 def r_rust_trains(g, v_train_type):
     """rust_trains(T): every train of type T leaves the game (to the scrap heap), whoever holds it (library '18xx' procedure rust_trains)"""
-    # at rulespecs/lib/18xx.rules:1810
+    # at rulespecs/lib/18xx.rules:1828
     for v_t in g.name("all_trains"):
-        # at rulespecs/lib/18xx.rules:1811
+        # at rulespecs/lib/18xx.rules:1829
         if (g.attr(v_t, "name") == v_train_type) and (g.b_holder_of(v_t) != g.name("scrap")):
-            # at rulespecs/lib/18xx.rules:1812
+            # at rulespecs/lib/18xx.rules:1830
             g.move(v_t, g.b_holder_of(v_t), g.name("scrap"))
 
 
 def r_on_first_train(g, v_train):
     """The first train of a type: older trains become obsolete or rust, and the phase it begins starts (library '18xx' procedure on_first_train)"""
-    # at rulespecs/lib/18xx.rules:1823
+    # at rulespecs/lib/18xx.rules:1841
     for v_card in g.name("train_cards"):
-        # at rulespecs/lib/18xx.rules:1824
+        # at rulespecs/lib/18xx.rules:1842
         if g.attr(v_card, "obsolete_on") == g.attr(v_train, "name"):
-            # at rulespecs/lib/18xx.rules:1825
+            # at rulespecs/lib/18xx.rules:1843
             g.b_make_obsolete(g.attr(v_card, "key"))
-        # at rulespecs/lib/18xx.rules:1827
+        # at rulespecs/lib/18xx.rules:1845
         if g.attr(v_train, "name") in g.attr(v_card, "rusts_on"):
-            # at rulespecs/lib/18xx.rules:1828
+            # at rulespecs/lib/18xx.rules:1846
             r_rust_trains(g, g.attr(v_card, "key"))
-    # at rulespecs/lib/18xx.rules:1831
+    # at rulespecs/lib/18xx.rules:1849
     for v_p in g.name("phases"):
-        # at rulespecs/lib/18xx.rules:1832
+        # at rulespecs/lib/18xx.rules:1850
         if (g.attr(v_train, "name") in g.attr(v_p, "on_train")) and (
             not r_phase_at_least(g, g.attr(v_p, "key"))
         ):
-            # at rulespecs/lib/18xx.rules:1833
+            # at rulespecs/lib/18xx.rules:1851
             g.b_enter_phase(g.attr(v_p, "key"))
-    # at rulespecs/lib/18xx.rules:1836
+    # at rulespecs/lib/18xx.rules:1854
     g.emit("first_train", v_train)
 
 
 def r_take_presidency(g, v_corporation):
     """A holder with more than the president takes the presidency, giving shares worth the president's certificate (library '18xx' procedure take_presidency)"""
-    # at rulespecs/lib/18xx.rules:1847
+    # at rulespecs/lib/18xx.rules:1865
     for v_president in g.name("players"):
-        # at rulespecs/lib/18xx.rules:1848
+        # at rulespecs/lib/18xx.rules:1866
         if g.b_holder_of(r_president_certificate(g, v_corporation)) == v_president:
-            # at rulespecs/lib/18xx.rules:1849
+            # at rulespecs/lib/18xx.rules:1867
             r_hand_over_to_challenger(g, v_corporation, v_president, 0)
 
 
 def r_hand_over_to_challenger(g, v_corporation, v_president, v_sold):
     """The holder who takes the presidency from the president, were he to hold n percent less, takes it by the exchange (library '18xx' procedure hand_over_to_challenger)"""
-    # at rulespecs/lib/18xx.rules:1860
+    # at rulespecs/lib/18xx.rules:1878
     for v_holder in g.b_presidency_challengers(v_corporation, v_president, v_sold):
-        # at rulespecs/lib/18xx.rules:1861
+        # at rulespecs/lib/18xx.rules:1879
         r_exchange_presidency(g, v_corporation, v_president, v_holder)
 
 
 def r_exchange_presidency(g, v_corporation, v_president, v_challenger):
     """The challenger gives the president ordinary certificates worth the president's certificate and takes it (library '18xx' procedure exchange_presidency)"""
-    # at rulespecs/lib/18xx.rules:1867
+    # at rulespecs/lib/18xx.rules:1885
     for v_c in g.b_exchange_given(v_corporation, v_challenger):
-        # at rulespecs/lib/18xx.rules:1868
+        # at rulespecs/lib/18xx.rules:1886
         g.move(v_c, v_challenger, v_president)
-    # at rulespecs/lib/18xx.rules:1870
+    # at rulespecs/lib/18xx.rules:1888
     g.move(r_president_certificate(g, v_corporation), v_president, v_challenger)
-    # at rulespecs/lib/18xx.rules:1871
+    # at rulespecs/lib/18xx.rules:1889
     g.emit("president_changed", v_corporation, v_president, v_challenger)
 
 
 def r_can_hand_over_presidency(g, v_corporation, v_player, v_sold):
     """can_hand_over_presidency(C, P, n): P holds C's president's certificate, and were he to hold n percent less, a holder would take it from him (hand_over_presidency) (library '18xx' function can_hand_over_presidency)"""
-    # at rulespecs/lib/18xx.rules:1878
+    # at rulespecs/lib/18xx.rules:1896
     return (g.b_holder_of(r_president_certificate(g, v_corporation)) == v_player) and (
         r_len(g, g.b_presidency_challengers(v_corporation, v_player, v_sold)) > 0
     )
@@ -3008,49 +3029,49 @@ def r_can_hand_over_presidency(g, v_corporation, v_player, v_sold):
 
 def r_hand_over_presidency(g, v_corporation, v_player, v_sold):
     """P, C's president, sells n percent of C, his president's certificate among it: the holder who then holds the most, more than P's n percent less, takes the president's certificate and gives P certificates worth it, which P may then sell (library '18xx' procedure hand_over_presidency)"""
-    # at rulespecs/lib/18xx.rules:1883
+    # at rulespecs/lib/18xx.rules:1901
     if not (g.b_holder_of(r_president_certificate(g, v_corporation)) == v_player):
         raise IllegalAction(
             "the seller does not hold the president's certificate",
             rule="library '18xx' procedure hand_over_presidency",
-            at="rulespecs/lib/18xx.rules:1883",
+            at="rulespecs/lib/18xx.rules:1901",
         )
-    # at rulespecs/lib/18xx.rules:1885
+    # at rulespecs/lib/18xx.rules:1903
     if not (r_can_hand_over_presidency(g, v_corporation, v_player, v_sold)):
         raise IllegalAction(
             "the sale would hand the presidency to nobody: no other holder would then hold more, with certificates worth the president's certificate",
             rule="library '18xx' procedure hand_over_presidency",
-            at="rulespecs/lib/18xx.rules:1885",
+            at="rulespecs/lib/18xx.rules:1903",
         )
-    # at rulespecs/lib/18xx.rules:1887
+    # at rulespecs/lib/18xx.rules:1905
     r_hand_over_to_challenger(g, v_corporation, v_player, v_sold)
-    # at rulespecs/lib/18xx.rules:1889
+    # at rulespecs/lib/18xx.rules:1907
     if not (g.b_holder_of(r_president_certificate(g, v_corporation)) != v_player):
         raise IllegalAction(
             "the president's certificate found no taker",
             rule="library '18xx' procedure hand_over_presidency",
-            at="rulespecs/lib/18xx.rules:1889",
+            at="rulespecs/lib/18xx.rules:1907",
         )
 
 
 def a_end_game(g, v_player):
     """The players end the game by agreement (assumed \"no rulebook ends a game by agreement, yet players do (18xx.games records it as end_game, reason manually_ended): the game ends at once and each player scores his holdings as they stand, by the title's own end scoring\")"""
-    # at rulespecs/lib/18xx.rules:1897
+    # at rulespecs/lib/18xx.rules:1915
     if not (not r_in_round(g, "draft")):
         raise IllegalAction(
             "the game cannot end by agreement before its opening draft is over",
             rule="assumed \"a draft's picks are paid for and owned only when it ends: a game ended in it would leave companies picked and nobody's\"",
-            at="rulespecs/lib/18xx.rules:1897",
+            at="rulespecs/lib/18xx.rules:1915",
         )
-    # at rulespecs/lib/18xx.rules:1899
+    # at rulespecs/lib/18xx.rules:1917
     g.b_end_game_now("agreement")
 
 
 def r_check_take_over(g, v_corporation):
     """A corporation holding another's president's certificate takes it over, at once (library '18xx' procedure check_take_over)"""
-    # at rulespecs/lib/18xx.rules:1910
+    # at rulespecs/lib/18xx.rules:1928
     v_owner = g.b_holder_of(r_president_certificate(g, v_corporation))
-    # at rulespecs/lib/18xx.rules:1912
+    # at rulespecs/lib/18xx.rules:1930
     if (
         (
             (g.among("corporations", v_owner) and (v_owner != v_corporation))
@@ -3058,27 +3079,27 @@ def r_check_take_over(g, v_corporation):
         )
         and (not r_closed(g, v_owner))
     ) and (not r_closed(g, v_corporation)):
-        # at rulespecs/lib/18xx.rules:1914
+        # at rulespecs/lib/18xx.rules:1932
         r_take_over(g, v_owner, v_corporation)
 
 
 def r_take_over_stations(g, v_owner, v_owned, v_swaps):
     """take_over_stations(O, C, n): C's stations in hexes where O has one leave the map; where n > 0, C has stations left and O tokens, O's president chooses up to n of them to replace with O's own, free (a pending place_token; pass to replace no more); the rest leave the map when the choice is over (library '18xx' procedure take_over_stations)"""
-    # at rulespecs/lib/18xx.rules:1928
+    # at rulespecs/lib/18xx.rules:1946
     v_total = r_len(g, g.b_stations(v_owned))
-    # at rulespecs/lib/18xx.rules:1929
+    # at rulespecs/lib/18xx.rules:1947
     v_shared = [
         v_city
         for v_city in g.b_stations(v_owned)
         if any((g.b_part(v_c, "-", 0) == g.b_part(v_city, "-", 0)) for v_c in g.b_stations(v_owner))
     ]
-    # at rulespecs/lib/18xx.rules:1930
+    # at rulespecs/lib/18xx.rules:1948
     for v_city in v_shared:
-        # at rulespecs/lib/18xx.rules:1931
+        # at rulespecs/lib/18xx.rules:1949
         r_remove_station(g, v_owned, v_city)
-    # at rulespecs/lib/18xx.rules:1933
+    # at rulespecs/lib/18xx.rules:1951
     if ((v_swaps > 0) and (v_total > r_len(g, v_shared))) and (r_tokens_left(g, v_owner) > 0):
-        # at rulespecs/lib/18xx.rules:1934
+        # at rulespecs/lib/18xx.rules:1952
         g.list_append(
             "station_swaps",
             (
@@ -3086,7 +3107,7 @@ def r_take_over_stations(g, v_owner, v_owned, v_swaps):
                 v_owned,
             ),
         )
-        # at rulespecs/lib/18xx.rules:1935
+        # at rulespecs/lib/18xx.rules:1953
         g.state_put(
             "station_swaps_left",
             (
@@ -3095,13 +3116,13 @@ def r_take_over_stations(g, v_owner, v_owned, v_swaps):
             ),
             v_swaps,
         )
-        # at rulespecs/lib/18xx.rules:1936
+        # at rulespecs/lib/18xx.rules:1954
         r_require_decision(g, v_owner, "place_token")
 
 
 def r_station_choice_open(g, v_corporation):
     """station_choice_open(C): C's president chooses among the stations of a corporation C took over now (a pass replaces no more of them) (library '18xx' function station_choice_open)"""
-    # at rulespecs/lib/18xx.rules:1942
+    # at rulespecs/lib/18xx.rules:1960
     return any(
         g.list_first_for(
             "station_swaps",
@@ -3116,7 +3137,7 @@ def r_station_choice_open(g, v_corporation):
 
 def r_takeover_station(g, v_corporation, v_city):
     """takeover_station(C, city): the city holds a station of the corporation C has taken over whose stations C's president chooses among now (the first such take-over of C's) (library '18xx' function takeover_station)"""
-    # at rulespecs/lib/18xx.rules:1946
+    # at rulespecs/lib/18xx.rules:1964
     return any(
         (
             g.list_first_for(
@@ -3134,7 +3155,7 @@ def r_takeover_station(g, v_corporation, v_city):
 
 def r_swap_station(g, v_corporation, v_city):
     """swap_station(C, city): the station in the city of the corporation C took over becomes C's, free, counted off the far end of C's charter; when C may replace no more (the limit, no station left, no token left) the choice is over (end_station_swap) (library '18xx' procedure swap_station)"""
-    # at rulespecs/lib/18xx.rules:1950
+    # at rulespecs/lib/18xx.rules:1968
     for v_owned in [
         v_c
         for v_c in g.name("corporations")
@@ -3146,17 +3167,17 @@ def r_swap_station(g, v_corporation, v_city):
             ),
         )
     ]:
-        # at rulespecs/lib/18xx.rules:1951
+        # at rulespecs/lib/18xx.rules:1969
         g.b_hand_over_station(v_owned, v_corporation, v_city)
-        # at rulespecs/lib/18xx.rules:1952
+        # at rulespecs/lib/18xx.rules:1970
         g.set_attr(v_corporation, "tokens_right", (g.attr(v_corporation, "tokens_right") + 1))
-        # at rulespecs/lib/18xx.rules:1953
+        # at rulespecs/lib/18xx.rules:1971
         v_left = g.state_amount("station_swaps_left", v_corporation, v_owned)
-        # at rulespecs/lib/18xx.rules:1954
+        # at rulespecs/lib/18xx.rules:1972
         if ((v_left > 1) and (r_len(g, g.b_stations(v_owned)) > 0)) and (
             r_tokens_left(g, v_corporation) > 0
         ):
-            # at rulespecs/lib/18xx.rules:1955
+            # at rulespecs/lib/18xx.rules:1973
             g.state_put(
                 "station_swaps_left",
                 (
@@ -3166,13 +3187,13 @@ def r_swap_station(g, v_corporation, v_city):
                 (v_left - 1),
             )
         else:
-            # at rulespecs/lib/18xx.rules:1957
+            # at rulespecs/lib/18xx.rules:1975
             r_end_station_swap(g, v_corporation)
 
 
 def r_end_station_swap(g, v_owner):
     """end_station_swap(O): the choice of the stations of the corporation O took over first is over: the rest leave the map; a further take-over's choice of O's comes next (library '18xx' procedure end_station_swap)"""
-    # at rulespecs/lib/18xx.rules:1964
+    # at rulespecs/lib/18xx.rules:1982
     for v_owned in [
         v_c
         for v_c in g.name("corporations")
@@ -3184,7 +3205,7 @@ def r_end_station_swap(g, v_owner):
             ),
         )
     ]:
-        # at rulespecs/lib/18xx.rules:1965
+        # at rulespecs/lib/18xx.rules:1983
         g.list_remove(
             "station_swaps",
             (
@@ -3192,7 +3213,7 @@ def r_end_station_swap(g, v_owner):
                 v_owned,
             ),
         )
-        # at rulespecs/lib/18xx.rules:1966
+        # at rulespecs/lib/18xx.rules:1984
         g.state_put(
             "station_swaps_left",
             (
@@ -3201,35 +3222,35 @@ def r_end_station_swap(g, v_owner):
             ),
             0,
         )
-        # at rulespecs/lib/18xx.rules:1967
+        # at rulespecs/lib/18xx.rules:1985
         r_remove_stations(g, v_owned)
-        # at rulespecs/lib/18xx.rules:1968
+        # at rulespecs/lib/18xx.rules:1986
         r_resolve_decision(g, v_owner, "place_token")
-        # at rulespecs/lib/18xx.rules:1969
+        # at rulespecs/lib/18xx.rules:1987
         if r_station_choice_open(g, v_owner):
-            # at rulespecs/lib/18xx.rules:1970
+            # at rulespecs/lib/18xx.rules:1988
             r_require_decision(g, v_owner, "place_token")
 
 
 def r_take_over(g, v_owner, v_owned):
     """A corporation takes over another: its holdings sold or passed on, its treasury paid out, then it closes (library '18xx' procedure take_over)"""
-    # at rulespecs/lib/18xx.rules:1982
+    # at rulespecs/lib/18xx.rules:2000
     for v_other in g.name("corporations"):
-        # at rulespecs/lib/18xx.rules:1983
+        # at rulespecs/lib/18xx.rules:2001
         if (v_other != v_owner) and (v_other != v_owned):
-            # at rulespecs/lib/18xx.rules:1984
+            # at rulespecs/lib/18xx.rules:2002
             for v_c in r_held_certificates(g, v_owned, v_other):
-                # at rulespecs/lib/18xx.rules:1985
+                # at rulespecs/lib/18xx.rules:2003
                 g.transfer(
                     ((g.b_price(v_other) * g.attr(v_c, "percent")) // 10), g.name("bank"), v_owned
                 )
-                # at rulespecs/lib/18xx.rules:1986
+                # at rulespecs/lib/18xx.rules:2004
                 g.move(v_c, v_owned, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1992
+    # at rulespecs/lib/18xx.rules:2010
     r_take_over_stations(g, v_owner, v_owned, g.param("takeover_token_swaps"))
-    # at rulespecs/lib/18xx.rules:1995
+    # at rulespecs/lib/18xx.rules:2013
     g.b_stack_charter(v_owner, v_owned, g.param_or("takeover_assets_usable_at_once", False))
-    # at rulespecs/lib/18xx.rules:1996
+    # at rulespecs/lib/18xx.rules:2014
     g.state_put(
         "train_limit_bonus",
         (v_owner,),
@@ -3238,47 +3259,47 @@ def r_take_over(g, v_owner, v_owned):
             + g.param_or("takeover_train_limit_bonus", 0)
         ),
     )
-    # at rulespecs/lib/18xx.rules:1997
+    # at rulespecs/lib/18xx.rules:2015
     for v_t in g.b_trains(v_owned):
-        # at rulespecs/lib/18xx.rules:1998
+        # at rulespecs/lib/18xx.rules:2016
         g.move(v_t, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:2000
+    # at rulespecs/lib/18xx.rules:2018
     for v_c in r_held_certificates(g, v_owned, v_owner):
-        # at rulespecs/lib/18xx.rules:2001
+        # at rulespecs/lib/18xx.rules:2019
         g.move(v_c, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:2003
+    # at rulespecs/lib/18xx.rules:2021
     for v_company in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:2004
+        # at rulespecs/lib/18xx.rules:2022
         if (g.b_holder_of(v_company) == v_owned) and (not r_closed(g, v_company)):
-            # at rulespecs/lib/18xx.rules:2005
+            # at rulespecs/lib/18xx.rules:2023
             g.move(v_company, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:2010
+    # at rulespecs/lib/18xx.rules:2028
     v_payout = r_floor_to(g, g.b_cash(v_owned), g.param("takeover_payout_rounding"))
-    # at rulespecs/lib/18xx.rules:2011
+    # at rulespecs/lib/18xx.rules:2029
     for v_c in g.attr(v_owned, "certificates"):
-        # at rulespecs/lib/18xx.rules:2012
+        # at rulespecs/lib/18xx.rules:2030
         v_holder = g.b_holder_of(v_c)
-        # at rulespecs/lib/18xx.rules:2013
+        # at rulespecs/lib/18xx.rules:2031
         if (r_opens_holding(g, v_c) and (v_holder != v_owned)) and (v_holder != g.name("scrap")):
-            # at rulespecs/lib/18xx.rules:2014
+            # at rulespecs/lib/18xx.rules:2032
             g.transfer(
                 r_pay_per_share(g, v_owned, v_holder, v_payout),
                 v_owned,
                 (g.name("bank") if (v_holder == g.name("pool")) else v_holder),
             )
-    # at rulespecs/lib/18xx.rules:2017
+    # at rulespecs/lib/18xx.rules:2035
     g.transfer(g.b_cash(v_owned), v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:2018
+    # at rulespecs/lib/18xx.rules:2036
     r_close_corporation(g, v_owned)
-    # at rulespecs/lib/18xx.rules:2019
+    # at rulespecs/lib/18xx.rules:2037
     if r_len(g, g.b_trains(v_owner)) > r_train_limit(g, v_owner):
-        # at rulespecs/lib/18xx.rules:2020
+        # at rulespecs/lib/18xx.rules:2038
         r_require_decision(g, v_owner, "discard_train")
 
 
 def r_sold_out(g, v_corporation):
     """sold_out(C): every share of C is with the players (and other corporations, where sold_out_holders names them) (library '18xx' function sold_out)"""
-    # at rulespecs/lib/18xx.rules:2045
+    # at rulespecs/lib/18xx.rules:2063
     return (
         sum(g.b_percent(v_p, v_corporation) for v_p in g.name("players"))
         + (
@@ -3294,11 +3315,11 @@ def r_sold_out(g, v_corporation):
 
 def r_release_capital(g, v_corporation):
     """Partial capitalisation: the rest of a floated corporation's capital, once (library '18xx' procedure release_capital)"""
-    # at rulespecs/lib/18xx.rules:2078
+    # at rulespecs/lib/18xx.rules:2096
     if ((g.param("capitalisation") == "partial") and r_floated(g, v_corporation)) and (
         not g.state_has("capital_released", v_corporation)
     ):
-        # at rulespecs/lib/18xx.rules:2079
+        # at rulespecs/lib/18xx.rules:2097
         g.transfer(
             (
                 (10 * r_par_price(g, v_corporation))
@@ -3307,13 +3328,13 @@ def r_release_capital(g, v_corporation):
             g.name("bank"),
             v_corporation,
         )
-        # at rulespecs/lib/18xx.rules:2080
+        # at rulespecs/lib/18xx.rules:2098
         g.state_set("capital_released", (v_corporation,), True)
 
 
 def r_stays_open(g, v_company):
     """stays_open(X): whether private X escapes the closing of privates now: it has an ability `effect: stays_open` whose `owner` (player, or corporation where it names none) is the kind of its holder (library '18xx' function stays_open)"""
-    # at rulespecs/lib/18xx.rules:2092
+    # at rulespecs/lib/18xx.rules:2110
     return any(
         (
             (g.attr(v_a, "effect") == "stays_open")
@@ -3329,19 +3350,19 @@ def r_stays_open(g, v_company):
 
 def r_close_privates(g):
     """Every private closes, but one that stays open (library '18xx' procedure close_privates)"""
-    # at rulespecs/lib/18xx.rules:2098
+    # at rulespecs/lib/18xx.rules:2116
     for v_company in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:2099
+        # at rulespecs/lib/18xx.rules:2117
         if not r_stays_open(g, v_company):
-            # at rulespecs/lib/18xx.rules:2100
+            # at rulespecs/lib/18xx.rules:2118
             g.b_remove_markers(v_company)
-            # at rulespecs/lib/18xx.rules:2101
+            # at rulespecs/lib/18xx.rules:2119
             r_close_private(g, v_company)
 
 
 def r_pending_decision(g, v_entity, v_decision):
     """pending_decision(E, a): whether E owes decision a now (the first one owed) (library '18xx' function pending_decision)"""
-    # at rulespecs/lib/18xx.rules:2131
+    # at rulespecs/lib/18xx.rules:2149
     return g.list_first(
         "decisions",
         (
@@ -3353,7 +3374,7 @@ def r_pending_decision(g, v_entity, v_decision):
 
 def r_require_decision(g, v_entity, v_decision):
     """require_decision(E, a): E must take action a before play goes on (after the decisions owed before it; once only) (library '18xx' procedure require_decision)"""
-    # at rulespecs/lib/18xx.rules:2134
+    # at rulespecs/lib/18xx.rules:2152
     if not g.list_contains(
         "decisions",
         (
@@ -3361,7 +3382,7 @@ def r_require_decision(g, v_entity, v_decision):
             v_decision,
         ),
     ):
-        # at rulespecs/lib/18xx.rules:2135
+        # at rulespecs/lib/18xx.rules:2153
         g.list_append(
             "decisions",
             (
@@ -3369,13 +3390,13 @@ def r_require_decision(g, v_entity, v_decision):
                 v_decision,
             ),
         )
-        # at rulespecs/lib/18xx.rules:2136
+        # at rulespecs/lib/18xx.rules:2154
         g.b_next_decision()
 
 
 def r_resolve_decision(g, v_entity, v_decision):
     """resolve_decision(E, a): E's decision a is taken; the next one owed (if any) comes first (library '18xx' procedure resolve_decision)"""
-    # at rulespecs/lib/18xx.rules:2141
+    # at rulespecs/lib/18xx.rules:2159
     g.list_remove(
         "decisions",
         (
@@ -3383,19 +3404,19 @@ def r_resolve_decision(g, v_entity, v_decision):
             v_decision,
         ),
     )
-    # at rulespecs/lib/18xx.rules:2142
+    # at rulespecs/lib/18xx.rules:2160
     g.b_next_decision()
 
 
 def r_started(g, v_corporation):
     """started(C): C has been started: it has a par price (library '18xx' function started)"""
-    # at rulespecs/lib/18xx.rules:2149
+    # at rulespecs/lib/18xx.rules:2167
     return g.attr(v_corporation, "started")
 
 
 def r_dearest_train_price(g):
     """dearest_train_price(): the highest price of a side of any train the bank sells now, from the depot or the pool, that meets a corporation's duty to own one; 0 when there is none (library '18xx' function dearest_train_price)"""
-    # at rulespecs/lib/18xx.rules:2155
+    # at rulespecs/lib/18xx.rules:2173
     return r_max(
         g,
         max((r_dearest_side(g, v_t) for v_t in r_obliging_trains(g)), default=0),
@@ -3415,47 +3436,47 @@ def r_dearest_train_price(g):
 
 def r_close_minor(g, v_minor):
     """close_minor(M): minor M closes: its cash goes to the bank, its trains leave, its tokens leave the map (library '18xx' procedure close_minor)"""
-    # at rulespecs/lib/18xx.rules:2161
+    # at rulespecs/lib/18xx.rules:2179
     g.set_attr(v_minor, "closed", True)
-    # at rulespecs/lib/18xx.rules:2162
+    # at rulespecs/lib/18xx.rules:2180
     g.transfer(g.b_cash(v_minor), v_minor, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:2163
+    # at rulespecs/lib/18xx.rules:2181
     for v_t in g.b_trains(v_minor):
-        # at rulespecs/lib/18xx.rules:2164
+        # at rulespecs/lib/18xx.rules:2182
         g.move(v_t, v_minor, g.name("scrap"))
-    # at rulespecs/lib/18xx.rules:2166
+    # at rulespecs/lib/18xx.rules:2184
     r_remove_stations(g, v_minor)
 
 
 def r_reset_corporation(g, v_corporation):
     """reset_corporation(C): every certificate back in C's IPO, its price token off the market and its stations off the map, no par, not floated: C may start again (library '18xx' procedure reset_corporation)"""
-    # at rulespecs/lib/18xx.rules:2175
+    # at rulespecs/lib/18xx.rules:2193
     for v_c in g.attr(v_corporation, "certificates"):
-        # at rulespecs/lib/18xx.rules:2176
+        # at rulespecs/lib/18xx.rules:2194
         if g.b_holder_of(v_c) != r_ipo_of(g, v_corporation):
-            # at rulespecs/lib/18xx.rules:2177
+            # at rulespecs/lib/18xx.rules:2195
             g.move(v_c, g.b_holder_of(v_c), r_ipo_of(g, v_corporation))
-    # at rulespecs/lib/18xx.rules:2180
+    # at rulespecs/lib/18xx.rules:2198
     g.set_attr(v_corporation, "cell", None)
-    # at rulespecs/lib/18xx.rules:2181
+    # at rulespecs/lib/18xx.rules:2199
     r_remove_stations(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:2182
+    # at rulespecs/lib/18xx.rules:2200
     g.set_attr(v_corporation, "par", None)
-    # at rulespecs/lib/18xx.rules:2183
+    # at rulespecs/lib/18xx.rules:2201
     g.set_attr(v_corporation, "floated", False)
-    # at rulespecs/lib/18xx.rules:2184
+    # at rulespecs/lib/18xx.rules:2202
     g.set_attr(v_corporation, "tokens", 0)
-    # at rulespecs/lib/18xx.rules:2185
+    # at rulespecs/lib/18xx.rules:2203
     g.set_attr(v_corporation, "revenue", 0)
-    # at rulespecs/lib/18xx.rules:2186
+    # at rulespecs/lib/18xx.rules:2204
     if g.attr(v_corporation, "extra_tokens") > 0:
-        # at rulespecs/lib/18xx.rules:2188
+        # at rulespecs/lib/18xx.rules:2206
         g.set_attr(v_corporation, "extra_tokens", 0)
 
 
 def r_limit_trains(g, v_corporation):
     """limit_trains(C): the trains of C that count against its train limit (library '18xx' function limit_trains)"""
-    # at rulespecs/lib/18xx.rules:2197
+    # at rulespecs/lib/18xx.rules:2215
     return (
         r_len(g, g.b_trains(v_corporation))
         if g.param_or("obsolete_trains_count_for_limit", True)
@@ -3465,74 +3486,74 @@ def r_limit_trains(g, v_corporation):
 
 def r_close_private(g, v_company):
     """close_private(X): private X closes (no more income, no more ability) (library '18xx' procedure close_private)"""
-    # at rulespecs/lib/18xx.rules:2202
+    # at rulespecs/lib/18xx.rules:2220
     g.set_attr(v_company, "closed", True)
-    # at rulespecs/lib/18xx.rules:2203
+    # at rulespecs/lib/18xx.rules:2221
     g.b_unreserve(v_company, False)
 
 
 def r_remove_reservations(g):
     """remove_reservations(): every station slot an ability keeps (effect reserved_slot) is open again; the homes stay kept (library '18xx' procedure remove_reservations)"""
-    # at rulespecs/lib/18xx.rules:2211
+    # at rulespecs/lib/18xx.rules:2229
     for v_x in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:2212
+        # at rulespecs/lib/18xx.rules:2230
         g.b_unreserve(v_x, False)
-    # at rulespecs/lib/18xx.rules:2214
+    # at rulespecs/lib/18xx.rules:2232
     for v_c in g.name("corporations"):
-        # at rulespecs/lib/18xx.rules:2215
+        # at rulespecs/lib/18xx.rules:2233
         g.b_unreserve(v_c, False)
 
 
 def r_unreserve_home(g, v_corporation):
     """unreserve_home(C): C's home station circle is no longer kept for it, nor any other slot (other companies may take them) (library '18xx' procedure unreserve_home)"""
-    # at rulespecs/lib/18xx.rules:2220
+    # at rulespecs/lib/18xx.rules:2238
     g.b_unreserve(v_corporation, True)
 
 
 def r_close_corporation(g, v_corporation):
     """close_corporation(C): C closes: its certificates leave the game, its cash goes to the bank, its trains leave the game, its privates close, its stations leave the map (but those a take-over's owner still chooses among, which leave when the choice is over) (library '18xx' procedure close_corporation)"""
-    # at rulespecs/lib/18xx.rules:2237
+    # at rulespecs/lib/18xx.rules:2255
     g.set_attr(v_corporation, "closed", True)
-    # at rulespecs/lib/18xx.rules:2238
+    # at rulespecs/lib/18xx.rules:2256
     if g.param_or("held_shares_on_close", "kept") == "pool":
-        # at rulespecs/lib/18xx.rules:2240
+        # at rulespecs/lib/18xx.rules:2258
         for v_c in g.name("corporations"):
-            # at rulespecs/lib/18xx.rules:2241
+            # at rulespecs/lib/18xx.rules:2259
             if v_c != v_corporation:
-                # at rulespecs/lib/18xx.rules:2242
+                # at rulespecs/lib/18xx.rules:2260
                 for v_x in g.attr(v_c, "certificates"):
-                    # at rulespecs/lib/18xx.rules:2243
+                    # at rulespecs/lib/18xx.rules:2261
                     if g.b_holder_of(v_x) == v_corporation:
-                        # at rulespecs/lib/18xx.rules:2244
+                        # at rulespecs/lib/18xx.rules:2262
                         g.move(v_x, v_corporation, g.name("pool"))
     elif g.param_or("held_shares_on_close", "kept") == "kept":
         pass
     else:
-        # at rulespecs/lib/18xx.rules:2238
+        # at rulespecs/lib/18xx.rules:2256
         raise IllegalAction(
             "no case of this match holds the value of `held_shares_on_close`",
             rule="library '18xx' procedure close_corporation",
-            at="rulespecs/lib/18xx.rules:2238",
+            at="rulespecs/lib/18xx.rules:2256",
         )
-    # at rulespecs/lib/18xx.rules:2253
+    # at rulespecs/lib/18xx.rules:2271
     for v_x in g.attr(v_corporation, "certificates"):
-        # at rulespecs/lib/18xx.rules:2254
+        # at rulespecs/lib/18xx.rules:2272
         if g.b_holder_of(v_x) != g.name("scrap"):
-            # at rulespecs/lib/18xx.rules:2255
+            # at rulespecs/lib/18xx.rules:2273
             g.move(v_x, g.b_holder_of(v_x), g.name("scrap"))
-    # at rulespecs/lib/18xx.rules:2258
+    # at rulespecs/lib/18xx.rules:2276
     g.transfer(g.b_cash(v_corporation), v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:2259
+    # at rulespecs/lib/18xx.rules:2277
     for v_t in g.b_trains(v_corporation):
-        # at rulespecs/lib/18xx.rules:2260
+        # at rulespecs/lib/18xx.rules:2278
         g.move(v_t, v_corporation, g.name("scrap"))
-    # at rulespecs/lib/18xx.rules:2262
+    # at rulespecs/lib/18xx.rules:2280
     for v_x in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:2263
+        # at rulespecs/lib/18xx.rules:2281
         if g.b_holder_of(v_x) == v_corporation:
-            # at rulespecs/lib/18xx.rules:2264
+            # at rulespecs/lib/18xx.rules:2282
             g.set_attr(v_x, "closed", True)
-    # at rulespecs/lib/18xx.rules:2267
+    # at rulespecs/lib/18xx.rules:2285
     if not any(
         g.list_contains(
             "station_swaps",
@@ -3543,50 +3564,50 @@ def r_close_corporation(g, v_corporation):
         )
         for v_c in g.name("corporations")
     ):
-        # at rulespecs/lib/18xx.rules:2268
+        # at rulespecs/lib/18xx.rules:2286
         r_remove_stations(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:2270
+    # at rulespecs/lib/18xx.rules:2288
     g.emit("corporation_closed", v_corporation)
-    # at rulespecs/lib/18xx.rules:2271
+    # at rulespecs/lib/18xx.rules:2289
     if "all_closed" in g.param("game_end"):
-        # at rulespecs/lib/18xx.rules:2272
+        # at rulespecs/lib/18xx.rules:2290
         if (
             any(r_started(g, v_c) for v_c in g.name("corporations"))
             and all(((not r_started(g, v_c)) or r_closed(g, v_c)) for v_c in g.name("corporations"))
         ) and all((r_closed(g, v_c) or (not g.b_available(v_c))) for v_c in g.name("corporations")):
-            # at rulespecs/lib/18xx.rules:2274
+            # at rulespecs/lib/18xx.rules:2292
             g.b_end_game_now("all_closed")
 
 
 def r_remove_station(g, v_company, v_city):
     """remove_station(C, city): C's station in the city leaves the map, its circle free again; refused where C has none there (library '18xx' procedure remove_station)"""
-    # at rulespecs/lib/18xx.rules:2285
+    # at rulespecs/lib/18xx.rules:2303
     g.b_hand_over_station(v_company, None, v_city)
 
 
 def r_remove_stations(g, v_company):
     """remove_stations(C): every station of C leaves the map, their circles free again (library '18xx' procedure remove_stations)"""
-    # at rulespecs/lib/18xx.rules:2289
+    # at rulespecs/lib/18xx.rules:2307
     for v_city in g.b_stations(v_company):
-        # at rulespecs/lib/18xx.rules:2290
+        # at rulespecs/lib/18xx.rules:2308
         g.b_hand_over_station(v_company, None, v_city)
 
 
 def r_in_round(g, v_kind):
     """in_round(R): the round being played is R (library '18xx' function in_round)"""
-    # at rulespecs/lib/18xx.rules:2301
+    # at rulespecs/lib/18xx.rules:2319
     return g.name("current_round") == v_kind
 
 
 def r_acting(g, v_entity):
     """acting(E): E acts now (its turn, or a decision it owes first) (library '18xx' function acting)"""
-    # at rulespecs/lib/18xx.rules:2303
+    # at rulespecs/lib/18xx.rules:2321
     return g.name("acting_entity") == v_entity
 
 
 def r_in_step(g, v_corporation, v_name):
     """in_step(C, s): C is operating and at step s (or at a combined step, track_and_token, that includes s) (library '18xx' function in_step)"""
-    # at rulespecs/lib/18xx.rules:2306
+    # at rulespecs/lib/18xx.rules:2324
     return (
         (g.name("operating_company") == v_corporation) and (g.name("current_round") == "operating")
     ) and (
@@ -3622,14 +3643,14 @@ def q_sell_shares(g, v_player):
 
 def q_dividend(g, v_corporation):
     """The opening guards of dividend that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1604
+    # at rulespecs/lib/18xx.rules:1622
     if not (r_in_step(g, v_corporation, "dividend")):
         return "revenue is disposed of after the trains run"
 
 
 def q_discard_train(g, v_corporation):
     """The opening guards of discard_train that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1758
+    # at rulespecs/lib/18xx.rules:1776
     if not (r_pending_decision(g, v_corporation, "discard_train")):
         return "only a corporation over the train limit discards"
 
@@ -3683,14 +3704,14 @@ def qb2_buy_shares(g, v_player, v_corporation):
 
 def q2_dividend(g, v_corporation, v_kind):
     """The opening guards of dividend that read only its entity and kind (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1605
+    # at rulespecs/lib/18xx.rules:1623
     if not (v_kind in g.param("dividend_kinds")):
         return "the title does not allow that"
 
 
 def q2_discard_train(g, v_corporation, v_train):
     """The opening guards of discard_train that read only its entity and train (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1759
+    # at rulespecs/lib/18xx.rules:1777
     if not (g.b_holder_of(v_train) == v_corporation):
         return "the corporation does not own that train"
 
@@ -3703,33 +3724,33 @@ def t_count_stock_rounds(g, *_rest):
 
 def t_end_stock_round(g, *_rest):
     """At the end of a stock round, sold-out corporations rise"""
-    # at rulespecs/lib/18xx.rules:2031
+    # at rulespecs/lib/18xx.rules:2049
     for v_c in g.b_market_order():
-        # at rulespecs/lib/18xx.rules:2032
+        # at rulespecs/lib/18xx.rules:2050
         if g.param("sold_out_rise") and r_sold_out(g, v_c):
-            # at rulespecs/lib/18xx.rules:2033
+            # at rulespecs/lib/18xx.rules:2051
             r_market_move(g, v_c, "up")
-        # at rulespecs/lib/18xx.rules:2035
+        # at rulespecs/lib/18xx.rules:2053
         if (g.param_or("pool_drop_at_round_end", False) and (not r_closed(g, v_c))) and (
             r_pool_percent(g, v_c) > 0
         ):
-            # at rulespecs/lib/18xx.rules:2036
+            # at rulespecs/lib/18xx.rules:2054
             r_market_move(g, v_c, "down")
 
 
 def t_full_capitalisation(g, v_corporation, *_rest):
     """Full capitalisation: the corporation receives its whole capital when it floats"""
-    # at rulespecs/lib/18xx.rules:2055
+    # at rulespecs/lib/18xx.rules:2073
     if g.param("capitalisation") == "full":
-        # at rulespecs/lib/18xx.rules:2056
+        # at rulespecs/lib/18xx.rules:2074
         g.transfer((10 * r_par_price(g, v_corporation)), g.name("bank"), v_corporation)
 
 
 def t_partial_capitalisation(g, v_corporation, *_rest):
     """Partial capitalisation: the corporation receives a part of its capital when it floats"""
-    # at rulespecs/lib/18xx.rules:2070
+    # at rulespecs/lib/18xx.rules:2088
     if g.param("capitalisation") == "partial":
-        # at rulespecs/lib/18xx.rules:2071
+        # at rulespecs/lib/18xx.rules:2089
         g.transfer(
             ((g.param("capitalised_percent") * r_par_price(g, v_corporation)) // 10),
             g.name("bank"),
@@ -3739,15 +3760,15 @@ def t_partial_capitalisation(g, v_corporation, *_rest):
 
 def t_privates_close(g, *_rest):
     """Privates close"""
-    # at rulespecs/lib/18xx.rules:2085
+    # at rulespecs/lib/18xx.rules:2103
     r_close_privates(g)
 
 
 def t_private_income(g, *_rest):
     """Privates pay their income"""
-    # at rulespecs/lib/18xx.rules:2107
+    # at rulespecs/lib/18xx.rules:2125
     for v_company in r_open_privates(g):
-        # at rulespecs/lib/18xx.rules:2108
+        # at rulespecs/lib/18xx.rules:2126
         g.transfer(g.attr(v_company, "income"), g.name("bank"), r_owner(g, v_company))
 
 
@@ -3765,19 +3786,19 @@ def r_emergency_seller(g, v_player):
 
 def r_run_bonus_per_stop(g, v_corporation):
     """run_bonus_per_stop(C): what C's run with the most stops earns more for each of its stops, its privates' stop_bonus abilities apart: nothing here (library '18xx' function run_bonus_per_stop)"""
-    # at rulespecs/lib/18xx.rules:1598
+    # at rulespecs/lib/18xx.rules:1616
     return 0
 
 
 def r_may_add_revenue(g, v_corporation):
     """may_add_revenue(C): whether C may still add to its revenue before its dividend, so that a run earning nothing still asks for the dividend: never here (library '18xx' function may_add_revenue)"""
-    # at rulespecs/lib/18xx.rules:1601
+    # at rulespecs/lib/18xx.rules:1619
     return False
 
 
 def r_may_buy_train_from(g, v_corporation, v_seller):
     """whether the corporation may buy a train from that corporation now: always, unless the title says (library '18xx' function may_buy_train_from)"""
-    # at rulespecs/lib/18xx.rules:1767
+    # at rulespecs/lib/18xx.rules:1785
     return True
 
 
@@ -3807,7 +3828,7 @@ def q_lay_tile(g, v_corporation):
 
 def q_buy_train(g, v_corporation):
     """The opening guards of buy_train that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1682
+    # at rulespecs/lib/18xx.rules:1700
     if not (r_in_step(g, v_corporation, "buy_train")):
         return "trains are bought at the end of the turn"
 
@@ -3850,10 +3871,10 @@ def qb2_lay_tile(g, v_corporation, v_hex):
 
 def qd_buy_train(g, v_corporation, v_exchange):
     """The opening guards of buy_train that read only its entity and exchange, its optional parameters (the listing probe of a candidate that leaves them at their defaults)"""
-    # at rulespecs/lib/18xx.rules:1682
+    # at rulespecs/lib/18xx.rules:1700
     if not (r_in_step(g, v_corporation, "buy_train")):
         return "trains are bought at the end of the turn"
-    # at rulespecs/lib/18xx.rules:1683
+    # at rulespecs/lib/18xx.rules:1701
     if not (
         (v_exchange != None)
         or ((r_limit_trains(g, v_corporation) + 1) <= r_train_limit(g, v_corporation))
