@@ -193,7 +193,10 @@ ROOT = Path(__file__).resolve().parent.parent
 #: then (rounds64) in_round, in_step and acting library functions over four values of the round machinery's state
 #: (current_round, current_step, operating_company, acting_entity, read as phase_number is; a combined step,
 #: track_and_token, the library's), and end_turn gone (1800's bankruptcy ends its last step, buy_train), 59
-RECORDED = 59
+#: then (board65) home_open and place_home_token the library's function and procedure over one new primitive of the
+#: map, home_spots(C) (where C's home station may go now: its printed home's city, or the open cities for a home
+#: chosen at float, whose decision place_token the procedure owes in the model too), 58
+RECORDED = 58
 
 #: builtins that became library functions or procedures (one new primitive, bought_this_turn, for two)
 MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "pool_certificates",
@@ -212,7 +215,8 @@ MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "p
          "market_move", "has_ability", "ability_value", "has_power", "power_value", "declared_effects",
          "reset_corporation", "stays_open", "use_ability", "ability_sold", "remove_reservations", "unreserve_home",
          "ability_lay_cost", "ability_token", "ability_lay", "draft_price", "set_revenue", "par_prices",
-         "closed", "ability_window", "would_export", "close_corporation", "in_round", "in_step", "acting"]
+         "closed", "ability_window", "would_export", "close_corporation", "in_round", "in_step", "acting",
+         "home_open", "place_home_token"]
 
 
 #: builtins folded into the map's checks of a company's lay and station: check_lay and check_token of a private
