@@ -12,14 +12,14 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18-grand-junction.rules": "fa2bb981ba301f57",
     "rulespecs/1846.rules": "7bd5f5a5cc059eb1",
-    "rulespecs/lib/18xx.rules": "bb277e43f26d763e",
+    "rulespecs/lib/18xx.rules": "0477649d9369c0e8",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "bb277e43f26d763e",
+        "rulespecs/lib/18xx.rules": "0477649d9369c0e8",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )

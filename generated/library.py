@@ -10,7 +10,7 @@ from compiler.runtime.errors import IllegalAction
 # one component per line (not reformatted)
 # fmt: off
 SOURCES = {
-    'rulespecs/lib/18xx.rules': 'bb277e43f26d763e',
+    'rulespecs/lib/18xx.rules': '0477649d9369c0e8',
     'rulespecs/lib/tiles.rules': 'ef4c137225d3ff46',
 }
 
@@ -2685,9 +2685,9 @@ def r_last_token_cost(g, v_corporation):
 
 
 def r_home_open(g, v_corporation):
-    """home_open(C): C's home station can be placed: always for a printed home; for a home chosen when the company floats, while some city has an open slot for it (library '18xx' function home_open)"""
+    """home_open(C): C's home station stands on the map already or has somewhere to go now: its printed home's city, or, for a home chosen when the company floats, some city with an open slot for it (library '18xx' function home_open)"""
     # at rulespecs/lib/18xx.rules:1571
-    return (g.attr(v_corporation, "home") != "chosen_on_float") or any(
+    return (g.attr(v_corporation, "tokens") > 0) or any(
         True for v_spot in g.b_home_spots(v_corporation)
     )
 

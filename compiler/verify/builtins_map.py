@@ -380,15 +380,22 @@ class MapBuiltins:
 
     def b_home_spots(self, ctx: Ctx, corp: Any) -> Any:
         """As GameBase.b_home_spots: where the company's home station may go now, on the map (outside the
-        model): none where the title has no map (no hexes); for a printed home its city, one spot (the
-        engine's none once its station stands there, a relegated company's placed at setup, is not followed);
-        for a home chosen when it floats, the open cities: whether there is any the oracle `home_open` says
-        (the validator reads the engine's answer), how many past that the list leaves open (`SymList.beyond`)."""
+        model): where the title's map is a gap (no hexes), any places or none (an oracle); for a printed home
+        its city, one spot (the engine's none once its station stands there, a relegated company's placed at
+        setup, is not followed); for a home chosen when it floats, the open cities: whether there is any the
+        oracle `home_open` says (the validator reads the engine's answer), how many past that the list leaves
+        open (`SymList.beyond`)."""
         m = self.m
-        if not m.title.components("hex"):
-            return SymList([])
         elems: list[tuple[Any, Any]] = []
         beyond: list[Any] = []
+        if not m.title.components("hex"):
+            # a title whose map is a gap (no hexes; its homes perhaps too): whether any place awaits the company's
+            # home station is the map's, the oracle `home_open` (none is one answer: the engine's without a map)
+            for c, cond in self.corp_of(ctx, corp):
+                some = self.oracle(ctx, "home_open", (c.id,))
+                elems.append((Opaque("a city of the map"), AND(cond, some)))
+                beyond.append(AND(cond, some))
+            return SymList(elems, beyond=OR(*beyond) if beyond else False)
         for c, cond in self.corp_of(ctx, corp):
             home = m.data[c].get("home")
             ctx.shared.reads.add("corporation", f"{c.id}.home", home)
