@@ -12,14 +12,14 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/1800-three-player.rules": "4b1a2e319c7805f6",
     "rulespecs/1800.rules": "fef78cf997e097b1",
-    "rulespecs/lib/18xx.rules": "c1c94f5924c9ee0f",
+    "rulespecs/lib/18xx.rules": "5a76e50d52bd0abf",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "c1c94f5924c9ee0f",
+        "rulespecs/lib/18xx.rules": "5a76e50d52bd0abf",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -363,20 +363,20 @@ RULES = _LIBRARY.rules(
         'at action buy_bond': 'rulespecs/1800.rules:734',
         'at action buy_company': 'rulespecs/lib/18xx.rules:1357',
         'at action buy_shares': 'rulespecs/lib/18xx.rules:1455',
-        'at action buy_train': 'rulespecs/lib/18xx.rules:1739',
+        'at action buy_train': 'rulespecs/lib/18xx.rules:1757',
         'at action collect_bond': 'rulespecs/1800.rules:747',
         'at action contribute': 'rulespecs/1800.rules:834',
         'at action corporation_buy_company': 'rulespecs/lib/18xx.rules:1582',
         'at action corporation_buy_shares': 'rulespecs/1800.rules:799',
         'at action corporation_sell_shares': 'rulespecs/1800.rules:783',
-        'at action discard_train': 'rulespecs/lib/18xx.rules:1815',
-        'at action dividend': 'rulespecs/lib/18xx.rules:1661',
-        'at action end_game': 'rulespecs/lib/18xx.rules:1953',
+        'at action discard_train': 'rulespecs/lib/18xx.rules:1833',
+        'at action dividend': 'rulespecs/lib/18xx.rules:1679',
+        'at action end_game': 'rulespecs/lib/18xx.rules:1971',
         'at action lay_tile': 'rulespecs/lib/18xx.rules:1598',
         'at action par': 'rulespecs/lib/18xx.rules:1393',
         'at action pass': 'rulespecs/lib/18xx.rules:1574',
-        'at action place_token': 'rulespecs/lib/18xx.rules:1623',
-        'at action run_routes': 'rulespecs/lib/18xx.rules:1644',
+        'at action place_token': 'rulespecs/lib/18xx.rules:1641',
+        'at action run_routes': 'rulespecs/lib/18xx.rules:1662',
         'at action sell_shares': 'rulespecs/lib/18xx.rules:1501',
         'at action trade_company': 'rulespecs/1800.rules:770',
         'bond CS_bond': '§2',
@@ -797,7 +797,7 @@ def a_par(g, v_player, v_corporation, v_price):
     # at rulespecs/lib/18xx.rules:1403
     if g.param("home_token_at") == "par":
         # at rulespecs/lib/18xx.rules:1403
-        g.b_place_home_token(v_corporation)
+        r_place_home_token(g, v_corporation)
     # at rulespecs/lib/18xx.rules:1404
     g.transfer((v_price * g.attr(v_cert, "shares")), v_player, r_payee(g, v_corporation, "ipo"))
     # at rulespecs/lib/18xx.rules:1405
@@ -1082,91 +1082,91 @@ def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
 
 def a_place_token(g, v_corporation, v_city):
     """Place a station token (§11.2)"""
-    # at rulespecs/lib/18xx.rules:1624
+    # at rulespecs/lib/18xx.rules:1642
     if not (r_in_step(g, v_corporation, "place_token")):
         raise IllegalAction(
             "a station token is placed after laying track",
             rule="§11.2",
-            at="rulespecs/lib/18xx.rules:1624",
+            at="rulespecs/lib/18xx.rules:1642",
         )
-    # at rulespecs/lib/18xx.rules:1625
+    # at rulespecs/lib/18xx.rules:1643
     if not (r_tokens_left(g, v_corporation) > 0):
         raise IllegalAction(
             "the corporation has no station token left",
             rule="§11.2",
-            at="rulespecs/lib/18xx.rules:1625",
+            at="rulespecs/lib/18xx.rules:1643",
         )
-    # at rulespecs/lib/18xx.rules:1626
+    # at rulespecs/lib/18xx.rules:1644
     v_spot = g.b_check_token(v_corporation, v_city)
-    # at rulespecs/lib/18xx.rules:1627
+    # at rulespecs/lib/18xx.rules:1645
     v_cost = r_next_token_cost(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:1628
+    # at rulespecs/lib/18xx.rules:1646
     if not (g.b_cash(v_corporation) >= v_cost):
         raise IllegalAction(
-            "not enough cash for the token", rule="§11.2", at="rulespecs/lib/18xx.rules:1628"
+            "not enough cash for the token", rule="§11.2", at="rulespecs/lib/18xx.rules:1646"
         )
-    # at rulespecs/lib/18xx.rules:1629
+    # at rulespecs/lib/18xx.rules:1647
     g.transfer(v_cost, v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1630
+    # at rulespecs/lib/18xx.rules:1648
     g.b_place_station(v_corporation, v_spot)
-    # at rulespecs/lib/18xx.rules:1631
+    # at rulespecs/lib/18xx.rules:1649
     r_end_step(g, v_corporation)
 
 
 def a_run_routes(g, v_corporation, v_routes):
     """Run trains (§11.3, §11.4)"""
-    # at rulespecs/lib/18xx.rules:1645
+    # at rulespecs/lib/18xx.rules:1663
     if not (r_in_step(g, v_corporation, "run_routes")):
         raise IllegalAction(
             "trains run after track and tokens",
             rule="§11.3, §11.4",
-            at="rulespecs/lib/18xx.rules:1645",
+            at="rulespecs/lib/18xx.rules:1663",
         )
-    # at rulespecs/lib/18xx.rules:1646
+    # at rulespecs/lib/18xx.rules:1664
     r_set_revenue(g, v_corporation, g.b_route_revenue(v_corporation, v_routes))
-    # at rulespecs/lib/18xx.rules:1647
+    # at rulespecs/lib/18xx.rules:1665
     r_end_step(g, v_corporation)
 
 
 def a_dividend(g, v_corporation, v_kind):
     """Pay out, withhold or pay half (§11.5)"""
-    # at rulespecs/lib/18xx.rules:1662
+    # at rulespecs/lib/18xx.rules:1680
     if not (r_in_step(g, v_corporation, "dividend")):
         raise IllegalAction(
             "revenue is disposed of after the trains run",
             rule="§11.5",
-            at="rulespecs/lib/18xx.rules:1662",
+            at="rulespecs/lib/18xx.rules:1680",
         )
-    # at rulespecs/lib/18xx.rules:1663
+    # at rulespecs/lib/18xx.rules:1681
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
-            "the title does not allow that", rule="§11.5", at="rulespecs/lib/18xx.rules:1663"
+            "the title does not allow that", rule="§11.5", at="rulespecs/lib/18xx.rules:1681"
         )
-    # at rulespecs/lib/18xx.rules:1664
+    # at rulespecs/lib/18xx.rules:1682
     v_revenue = r_revenue(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:1665
+    # at rulespecs/lib/18xx.rules:1683
     v_paid = (
         v_revenue if (v_kind == "payout") else (r_half(g, v_revenue) if (v_kind == "half") else 0)
     )
-    # at rulespecs/lib/18xx.rules:1666
+    # at rulespecs/lib/18xx.rules:1684
     g.transfer((v_revenue - v_paid), g.name("bank"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1667
+    # at rulespecs/lib/18xx.rules:1685
     r_pay_dividends(g, v_corporation, v_paid)
-    # at rulespecs/lib/18xx.rules:1668
+    # at rulespecs/lib/18xx.rules:1686
     r_dividend_price_move(g, v_corporation, v_kind, v_paid)
-    # at rulespecs/lib/18xx.rules:1669
+    # at rulespecs/lib/18xx.rules:1687
     r_end_step(g, v_corporation)
 
 
 def r_pay_dividends(g, v_corporation, v_paid):
     """Pay each holding its share of the dividends (§11.5)"""
-    # at rulespecs/lib/18xx.rules:1683
+    # at rulespecs/lib/18xx.rules:1701
     for v_c in g.attr(v_corporation, "certificates"):
-        # at rulespecs/lib/18xx.rules:1684
+        # at rulespecs/lib/18xx.rules:1702
         v_holder = g.b_holder_of(v_c)
-        # at rulespecs/lib/18xx.rules:1685
+        # at rulespecs/lib/18xx.rules:1703
         if r_opens_holding(g, v_c) and (v_holder != g.name("scrap")):
-            # at rulespecs/lib/18xx.rules:1686
+            # at rulespecs/lib/18xx.rules:1704
             g.transfer(
                 r_pay_per_share(g, v_corporation, v_holder, v_paid),
                 g.name("bank"),
@@ -1189,197 +1189,197 @@ def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
 
 def a_buy_train(g, v_corporation, v_train, v_price, v_exchange):
     """Buy a train (§11.7)"""
-    # at rulespecs/lib/18xx.rules:1740
+    # at rulespecs/lib/18xx.rules:1758
     if not (r_in_step(g, v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought at the end of the turn",
             rule="§11.7",
-            at="rulespecs/lib/18xx.rules:1740",
+            at="rulespecs/lib/18xx.rules:1758",
         )
-    # at rulespecs/lib/18xx.rules:1741
+    # at rulespecs/lib/18xx.rules:1759
     if not (
         (v_exchange != None)
         or ((r_limit_trains(g, v_corporation) + 1) <= r_train_limit(g, v_corporation))
     ):
         raise IllegalAction(
-            "the train limit would be exceeded", rule="§11.7", at="rulespecs/lib/18xx.rules:1741"
+            "the train limit would be exceeded", rule="§11.7", at="rulespecs/lib/18xx.rules:1759"
         )
-    # at rulespecs/lib/18xx.rules:1742
+    # at rulespecs/lib/18xx.rules:1760
     v_seller = g.b_holder_of(v_train)
-    # at rulespecs/lib/18xx.rules:1743
+    # at rulespecs/lib/18xx.rules:1761
     if v_exchange != None:
-        # at rulespecs/lib/18xx.rules:1744
+        # at rulespecs/lib/18xx.rules:1762
         r_trade_in(g, v_corporation, v_train, v_price, v_exchange)
     elif v_seller == g.name("depot"):
-        # at rulespecs/lib/18xx.rules:1746
+        # at rulespecs/lib/18xx.rules:1764
         if not (v_train in g.b_available_trains()):
             raise IllegalAction(
-                "the bank sells trains in order", rule="§11.7", at="rulespecs/lib/18xx.rules:1746"
+                "the bank sells trains in order", rule="§11.7", at="rulespecs/lib/18xx.rules:1764"
             )
-        # at rulespecs/lib/18xx.rules:1747
+        # at rulespecs/lib/18xx.rules:1765
         if not (g.state_amount("bank_buys_this_turn") < g.param("bank_trains_per_turn")):
             raise IllegalAction(
                 "no more trains from the bank this turn",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1747",
+                at="rulespecs/lib/18xx.rules:1765",
             )
-        # at rulespecs/lib/18xx.rules:1748
+        # at rulespecs/lib/18xx.rules:1766
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the bank sells at the printed price",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1748",
+                at="rulespecs/lib/18xx.rules:1766",
             )
-        # at rulespecs/lib/18xx.rules:1749
+        # at rulespecs/lib/18xx.rules:1767
         r_forced_purchase_help(g, v_corporation, v_price)
-        # at rulespecs/lib/18xx.rules:1750
+        # at rulespecs/lib/18xx.rules:1768
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1750",
+                at="rulespecs/lib/18xx.rules:1768",
             )
-        # at rulespecs/lib/18xx.rules:1751
+        # at rulespecs/lib/18xx.rules:1769
         g.transfer(v_price, v_corporation, g.name("bank"))
-        # at rulespecs/lib/18xx.rules:1752
+        # at rulespecs/lib/18xx.rules:1770
         g.move(v_train, g.name("depot"), v_corporation)
-        # at rulespecs/lib/18xx.rules:1753
+        # at rulespecs/lib/18xx.rules:1771
         g.b_train_bought(v_corporation, v_train, True)
     elif v_seller == g.name("pool"):
-        # at rulespecs/lib/18xx.rules:1755
+        # at rulespecs/lib/18xx.rules:1773
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the bank pool sells trains at the printed price",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1755",
+                at="rulespecs/lib/18xx.rules:1773",
             )
-        # at rulespecs/lib/18xx.rules:1756
+        # at rulespecs/lib/18xx.rules:1774
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1756",
+                at="rulespecs/lib/18xx.rules:1774",
             )
-        # at rulespecs/lib/18xx.rules:1757
+        # at rulespecs/lib/18xx.rules:1775
         g.transfer(v_price, v_corporation, g.name("bank"))
-        # at rulespecs/lib/18xx.rules:1758
+        # at rulespecs/lib/18xx.rules:1776
         g.move(v_train, g.name("pool"), v_corporation)
-        # at rulespecs/lib/18xx.rules:1759
+        # at rulespecs/lib/18xx.rules:1777
         g.b_train_bought(v_corporation, v_train, False)
     else:
-        # at rulespecs/lib/18xx.rules:1761
+        # at rulespecs/lib/18xx.rules:1779
         if not (g.among("corporations", v_seller) and (v_seller != v_corporation)):
             raise IllegalAction(
                 "trains are bought from the bank or another corporation",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1761",
+                at="rulespecs/lib/18xx.rules:1779",
             )
-        # at rulespecs/lib/18xx.rules:1762
+        # at rulespecs/lib/18xx.rules:1780
         if not (r_may_buy_train_from(g, v_corporation, v_seller)):
             raise IllegalAction(
                 "the corporation may not buy a train from another corporation now",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1762",
+                at="rulespecs/lib/18xx.rules:1780",
             )
-        # at rulespecs/lib/18xx.rules:1763
+        # at rulespecs/lib/18xx.rules:1781
         if not (v_price >= g.param("min_train_price")):
             raise IllegalAction(
                 "below the least price for a train",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1763",
+                at="rulespecs/lib/18xx.rules:1781",
             )
-        # at rulespecs/lib/18xx.rules:1764
+        # at rulespecs/lib/18xx.rules:1782
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1764",
+                at="rulespecs/lib/18xx.rules:1782",
             )
-        # at rulespecs/lib/18xx.rules:1765
+        # at rulespecs/lib/18xx.rules:1783
         g.transfer(v_price, v_corporation, v_seller)
-        # at rulespecs/lib/18xx.rules:1766
+        # at rulespecs/lib/18xx.rules:1784
         g.move(v_train, v_seller, v_corporation)
-        # at rulespecs/lib/18xx.rules:1767
+        # at rulespecs/lib/18xx.rules:1785
         g.b_train_bought(v_corporation, v_train, False)
 
 
 def r_trade_in(g, v_corporation, v_train, v_price, v_exchange):
     """A train traded in for one the bank sells, at the discount the new train gives it (supplement from \"18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)\")"""
-    # at rulespecs/lib/18xx.rules:1802
+    # at rulespecs/lib/18xx.rules:1820
     if not ((g.b_holder_of(v_train) == g.name("depot")) and (v_train in g.b_available_trains())):
         raise IllegalAction(
             "a train is traded in only for one the bank sells now",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1802",
+            at="rulespecs/lib/18xx.rules:1820",
         )
-    # at rulespecs/lib/18xx.rules:1803
+    # at rulespecs/lib/18xx.rules:1821
     if not (g.b_holder_of(v_exchange) == v_corporation):
         raise IllegalAction(
             "the corporation trades in only a train it owns",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1803",
+            at="rulespecs/lib/18xx.rules:1821",
         )
-    # at rulespecs/lib/18xx.rules:1804
+    # at rulespecs/lib/18xx.rules:1822
     v_discount = r_trade_in_discount(g, v_train, v_exchange)
-    # at rulespecs/lib/18xx.rules:1805
+    # at rulespecs/lib/18xx.rules:1823
     if not (v_discount > 0):
         raise IllegalAction(
             "the new train takes no train of that type in trade",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1805",
+            at="rulespecs/lib/18xx.rules:1823",
         )
-    # at rulespecs/lib/18xx.rules:1806
+    # at rulespecs/lib/18xx.rules:1824
     if not (g.state_amount("bank_buys_this_turn") < g.param("bank_trains_per_turn")):
         raise IllegalAction(
             "no more trains from the bank this turn",
             rule="§11.7",
-            at="rulespecs/lib/18xx.rules:1806",
+            at="rulespecs/lib/18xx.rules:1824",
         )
-    # at rulespecs/lib/18xx.rules:1807
+    # at rulespecs/lib/18xx.rules:1825
     if not (v_price == (g.attr(v_train, "price") - v_discount)):
         raise IllegalAction(
             "a trade-in pays the printed price less the discount",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1807",
+            at="rulespecs/lib/18xx.rules:1825",
         )
-    # at rulespecs/lib/18xx.rules:1808
+    # at rulespecs/lib/18xx.rules:1826
     if not (g.b_cash(v_corporation) >= v_price):
         raise IllegalAction(
             "the corporation cannot pay for the train",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1808",
+            at="rulespecs/lib/18xx.rules:1826",
         )
-    # at rulespecs/lib/18xx.rules:1809
+    # at rulespecs/lib/18xx.rules:1827
     g.move(v_exchange, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1810
+    # at rulespecs/lib/18xx.rules:1828
     g.transfer(v_price, v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1811
+    # at rulespecs/lib/18xx.rules:1829
     g.move(v_train, g.name("depot"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1812
+    # at rulespecs/lib/18xx.rules:1830
     g.b_train_bought(v_corporation, v_train, True)
 
 
 def a_discard_train(g, v_corporation, v_train):
     """Discard a train over the train limit (§12.2, §12.6)"""
-    # at rulespecs/lib/18xx.rules:1816
+    # at rulespecs/lib/18xx.rules:1834
     if not (r_pending_decision(g, v_corporation, "discard_train")):
         raise IllegalAction(
             "only a corporation over the train limit discards",
             rule="§12.2, §12.6",
-            at="rulespecs/lib/18xx.rules:1816",
+            at="rulespecs/lib/18xx.rules:1834",
         )
-    # at rulespecs/lib/18xx.rules:1817
+    # at rulespecs/lib/18xx.rules:1835
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
             "the corporation does not own that train",
             rule="§12.2, §12.6",
-            at="rulespecs/lib/18xx.rules:1817",
+            at="rulespecs/lib/18xx.rules:1835",
         )
-    # at rulespecs/lib/18xx.rules:1818
+    # at rulespecs/lib/18xx.rules:1836
     g.move(v_train, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1819
+    # at rulespecs/lib/18xx.rules:1837
     if r_limit_trains(g, v_corporation) <= r_train_limit(g, v_corporation):
-        # at rulespecs/lib/18xx.rules:1820
+        # at rulespecs/lib/18xx.rules:1838
         r_resolve_decision(g, v_corporation, "discard_train")
 
 
@@ -1740,15 +1740,15 @@ def q_corporation_buy_company(g, v_corporation):
 
 def q_place_token(g, v_corporation):
     """The opening guards of place_token that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1624
+    # at rulespecs/lib/18xx.rules:1642
     if not (r_in_step(g, v_corporation, "place_token")):
         return "a station token is placed after laying track"
-    # at rulespecs/lib/18xx.rules:1625
+    # at rulespecs/lib/18xx.rules:1643
     if not (r_tokens_left(g, v_corporation) > 0):
         return "the corporation has no station token left"
-    # at rulespecs/lib/18xx.rules:1627
+    # at rulespecs/lib/18xx.rules:1645
     v_cost = r_next_token_cost(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:1628
+    # at rulespecs/lib/18xx.rules:1646
     if not (g.b_cash(v_corporation) >= v_cost):
         return "not enough cash for the token"
 

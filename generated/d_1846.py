@@ -13,14 +13,14 @@ SOURCES = {
     "rulespecs/1846-18xx-games.rules": "dd19e73e8a240dfc",
     "rulespecs/1846-two-player.rules": "b0a94a765163a34f",
     "rulespecs/1846.rules": "7bd5f5a5cc059eb1",
-    "rulespecs/lib/18xx.rules": "c1c94f5924c9ee0f",
+    "rulespecs/lib/18xx.rules": "5a76e50d52bd0abf",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "c1c94f5924c9ee0f",
+        "rulespecs/lib/18xx.rules": "5a76e50d52bd0abf",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -417,21 +417,21 @@ RULES = _LIBRARY.rules(
         'at action bankrupt': 'rulespecs/1846.rules:1472',
         'at action bid': 'rulespecs/lib/18xx.rules:1370',
         'at action buy_shares': 'rulespecs/lib/18xx.rules:1455',
-        'at action buy_train': 'rulespecs/lib/18xx.rules:1739',
+        'at action buy_train': 'rulespecs/lib/18xx.rules:1757',
         'at action company_lay_tile': 'rulespecs/1846.rules:1529',
         'at action company_place_token': 'rulespecs/1846.rules:1539',
         'at action contribute': 'rulespecs/1846.rules:1460',
         'at action corporation_buy_company': 'rulespecs/1846.rules:1278',
         'at action corporation_buy_shares': 'rulespecs/1846.rules:1441',
         'at action corporation_sell_shares': 'rulespecs/1846.rules:1371',
-        'at action discard_train': 'rulespecs/lib/18xx.rules:1815',
-        'at action dividend': 'rulespecs/lib/18xx.rules:1661',
-        'at action end_game': 'rulespecs/lib/18xx.rules:1953',
+        'at action discard_train': 'rulespecs/lib/18xx.rules:1833',
+        'at action dividend': 'rulespecs/lib/18xx.rules:1679',
+        'at action end_game': 'rulespecs/lib/18xx.rules:1971',
         'at action lay_tile': 'rulespecs/lib/18xx.rules:1598',
         'at action par': 'rulespecs/lib/18xx.rules:1393',
         'at action pass': 'rulespecs/1846.rules:1260',
         'at action place_token': 'rulespecs/1846.rules:1549',
-        'at action run_routes': 'rulespecs/lib/18xx.rules:1644',
+        'at action run_routes': 'rulespecs/lib/18xx.rules:1662',
         'at action sell_shares': 'rulespecs/lib/18xx.rules:1501',
         'bankruptcy player_bankrupt': '§"Bankruptcy"',
         'cite action bid': '§"Private Company Draft"',
@@ -987,7 +987,7 @@ def a_par(g, v_player, v_corporation, v_price):
     # at rulespecs/lib/18xx.rules:1403
     if g.param("home_token_at") == "par":
         # at rulespecs/lib/18xx.rules:1403
-        g.b_place_home_token(v_corporation)
+        r_place_home_token(g, v_corporation)
     # at rulespecs/lib/18xx.rules:1404
     g.transfer((v_price * g.attr(v_cert, "shares")), v_player, r_payee(g, v_corporation, "ipo"))
     # at rulespecs/lib/18xx.rules:1405
@@ -1415,14 +1415,14 @@ def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
 
 def a_buy_train(g, v_corporation, v_train, v_price, v_exchange):
     """Buy a train (§\"Buying Trains\")"""
-    # at rulespecs/lib/18xx.rules:1740
+    # at rulespecs/lib/18xx.rules:1758
     if not (r_in_step(g, v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought at the end of the turn",
             rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:1740",
+            at="rulespecs/lib/18xx.rules:1758",
         )
-    # at rulespecs/lib/18xx.rules:1741
+    # at rulespecs/lib/18xx.rules:1759
     if not (
         (v_exchange != None)
         or ((r_limit_trains(g, v_corporation) + 1) <= r_train_limit(g, v_corporation))
@@ -1430,123 +1430,123 @@ def a_buy_train(g, v_corporation, v_train, v_price, v_exchange):
         raise IllegalAction(
             "the train limit would be exceeded",
             rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:1741",
+            at="rulespecs/lib/18xx.rules:1759",
         )
-    # at rulespecs/lib/18xx.rules:1742
+    # at rulespecs/lib/18xx.rules:1760
     v_seller = g.b_holder_of(v_train)
-    # at rulespecs/lib/18xx.rules:1743
+    # at rulespecs/lib/18xx.rules:1761
     if v_exchange != None:
-        # at rulespecs/lib/18xx.rules:1744
+        # at rulespecs/lib/18xx.rules:1762
         r_trade_in(g, v_corporation, v_train, v_price, v_exchange)
     elif v_seller == g.name("depot"):
-        # at rulespecs/lib/18xx.rules:1746
+        # at rulespecs/lib/18xx.rules:1764
         if not (v_train in g.b_available_trains()):
             raise IllegalAction(
                 "the bank sells trains in order",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1746",
+                at="rulespecs/lib/18xx.rules:1764",
             )
-        # at rulespecs/lib/18xx.rules:1747
+        # at rulespecs/lib/18xx.rules:1765
         if not (g.state_amount("bank_buys_this_turn") < g.param("bank_trains_per_turn")):
             raise IllegalAction(
                 "no more trains from the bank this turn",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1747",
+                at="rulespecs/lib/18xx.rules:1765",
             )
-        # at rulespecs/lib/18xx.rules:1748
+        # at rulespecs/lib/18xx.rules:1766
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the bank sells at the printed price",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1748",
+                at="rulespecs/lib/18xx.rules:1766",
             )
-        # at rulespecs/lib/18xx.rules:1749
+        # at rulespecs/lib/18xx.rules:1767
         r_forced_purchase_help(g, v_corporation, v_price)
-        # at rulespecs/lib/18xx.rules:1750
+        # at rulespecs/lib/18xx.rules:1768
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1750",
+                at="rulespecs/lib/18xx.rules:1768",
             )
-        # at rulespecs/lib/18xx.rules:1751
+        # at rulespecs/lib/18xx.rules:1769
         g.transfer(v_price, v_corporation, g.name("bank"))
-        # at rulespecs/lib/18xx.rules:1752
+        # at rulespecs/lib/18xx.rules:1770
         g.move(v_train, g.name("depot"), v_corporation)
-        # at rulespecs/lib/18xx.rules:1753
+        # at rulespecs/lib/18xx.rules:1771
         g.b_train_bought(v_corporation, v_train, True)
     elif v_seller == g.name("pool"):
-        # at rulespecs/lib/18xx.rules:1755
+        # at rulespecs/lib/18xx.rules:1773
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the bank pool sells trains at the printed price",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1755",
+                at="rulespecs/lib/18xx.rules:1773",
             )
-        # at rulespecs/lib/18xx.rules:1756
+        # at rulespecs/lib/18xx.rules:1774
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1756",
+                at="rulespecs/lib/18xx.rules:1774",
             )
-        # at rulespecs/lib/18xx.rules:1757
+        # at rulespecs/lib/18xx.rules:1775
         g.transfer(v_price, v_corporation, g.name("bank"))
-        # at rulespecs/lib/18xx.rules:1758
+        # at rulespecs/lib/18xx.rules:1776
         g.move(v_train, g.name("pool"), v_corporation)
-        # at rulespecs/lib/18xx.rules:1759
+        # at rulespecs/lib/18xx.rules:1777
         g.b_train_bought(v_corporation, v_train, False)
     else:
-        # at rulespecs/lib/18xx.rules:1761
+        # at rulespecs/lib/18xx.rules:1779
         if not (g.among("corporations", v_seller) and (v_seller != v_corporation)):
             raise IllegalAction(
                 "trains are bought from the bank or another corporation",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1761",
+                at="rulespecs/lib/18xx.rules:1779",
             )
-        # at rulespecs/lib/18xx.rules:1762
+        # at rulespecs/lib/18xx.rules:1780
         if not (r_may_buy_train_from(g, v_corporation, v_seller)):
             raise IllegalAction(
                 "the corporation may not buy a train from another corporation now",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1762",
+                at="rulespecs/lib/18xx.rules:1780",
             )
-        # at rulespecs/lib/18xx.rules:1763
+        # at rulespecs/lib/18xx.rules:1781
         if not (v_price >= g.param("min_train_price")):
             raise IllegalAction(
                 "below the least price for a train",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1763",
+                at="rulespecs/lib/18xx.rules:1781",
             )
-        # at rulespecs/lib/18xx.rules:1764
+        # at rulespecs/lib/18xx.rules:1782
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1764",
+                at="rulespecs/lib/18xx.rules:1782",
             )
-        # at rulespecs/lib/18xx.rules:1765
+        # at rulespecs/lib/18xx.rules:1783
         g.transfer(v_price, v_corporation, v_seller)
-        # at rulespecs/lib/18xx.rules:1766
+        # at rulespecs/lib/18xx.rules:1784
         g.move(v_train, v_seller, v_corporation)
-        # at rulespecs/lib/18xx.rules:1767
+        # at rulespecs/lib/18xx.rules:1785
         g.b_train_bought(v_corporation, v_train, False)
 
 
 def r_exchange_for_share(g, v_company, v_cert):
     """A private exchanged for a certificate of a corporation, from its IPO or the bank pool (supplement from \"18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)\")"""
-    # at rulespecs/lib/18xx.rules:1779
+    # at rulespecs/lib/18xx.rules:1797
     v_player = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:1780
+    # at rulespecs/lib/18xx.rules:1798
     v_corporation = g.attr(v_cert, "corporation")
-    # at rulespecs/lib/18xx.rules:1781
+    # at rulespecs/lib/18xx.rules:1799
     if not (g.among("players", v_player)):
         raise IllegalAction(
             "only a player exchanges a private for a share",
             rule='§"Setup"',
-            at="rulespecs/lib/18xx.rules:1781",
+            at="rulespecs/lib/18xx.rules:1799",
         )
-    # at rulespecs/lib/18xx.rules:1782
+    # at rulespecs/lib/18xx.rules:1800
     if not (
         (g.b_holder_of(v_cert) == g.name("pool"))
         or (g.b_holder_of(v_cert) == r_ipo_of(g, v_corporation))
@@ -1554,23 +1554,23 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the share comes from the corporation's IPO or the bank pool",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1782",
+            at="rulespecs/lib/18xx.rules:1800",
         )
-    # at rulespecs/lib/18xx.rules:1784
+    # at rulespecs/lib/18xx.rules:1802
     if not (r_started(g, v_corporation)):
         raise IllegalAction(
             "a share of a corporation that has started",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1784",
+            at="rulespecs/lib/18xx.rules:1802",
         )
-    # at rulespecs/lib/18xx.rules:1785
+    # at rulespecs/lib/18xx.rules:1803
     if not (r_private_on_sale(g) == None):
         raise IllegalAction(
             "no share changes hands while the privates are on sale",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1785",
+            at="rulespecs/lib/18xx.rules:1803",
         )
-    # at rulespecs/lib/18xx.rules:1786
+    # at rulespecs/lib/18xx.rules:1804
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -1581,15 +1581,15 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the holding cap would be exceeded",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1786",
+            at="rulespecs/lib/18xx.rules:1804",
         )
-    # at rulespecs/lib/18xx.rules:1788
+    # at rulespecs/lib/18xx.rules:1806
     g.move(v_cert, g.b_holder_of(v_cert), v_player)
-    # at rulespecs/lib/18xx.rules:1789
+    # at rulespecs/lib/18xx.rules:1807
     r_close_private(g, v_company)
-    # at rulespecs/lib/18xx.rules:1790
+    # at rulespecs/lib/18xx.rules:1808
     g.b_check_float(v_corporation)
-    # at rulespecs/lib/18xx.rules:1791
+    # at rulespecs/lib/18xx.rules:1809
     g.b_check_president(v_corporation)
 
 
@@ -1604,14 +1604,14 @@ def r_may_buy_train_from(g, v_corporation, v_seller):
 
 def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
     """What limits a president's sale to pay for a train: the title's emergency_ properties (§\"Emergency Money Raising\")"""
-    # at rulespecs/lib/18xx.rules:1832
+    # at rulespecs/lib/18xx.rules:1850
     if not (g.param("emergency_president_sells")):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1832",
+            at="rulespecs/lib/18xx.rules:1850",
         )
-    # at rulespecs/lib/18xx.rules:1834
+    # at rulespecs/lib/18xx.rules:1852
     if not (
         (
             (
@@ -1652,9 +1652,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule='§"Emergency Money Raising", §"Setup", §"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:1834",
+            at="rulespecs/lib/18xx.rules:1852",
         )
-    # at rulespecs/lib/18xx.rules:1840
+    # at rulespecs/lib/18xx.rules:1858
     if not (
         (g.param("emergency_sale_minimum") == None)
         or (
@@ -1665,9 +1665,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1840",
+            at="rulespecs/lib/18xx.rules:1858",
         )
-    # at rulespecs/lib/18xx.rules:1842
+    # at rulespecs/lib/18xx.rules:1860
     r_emergency_sale_noted(g, v_player, v_corporation)
 
 
@@ -2342,17 +2342,17 @@ def qr_company_place_token(g):
 
 def t_end_stock_round(g, *_rest):
     """At the end of a stock round, sold-out corporations rise"""
-    # at rulespecs/lib/18xx.rules:2089
+    # at rulespecs/lib/18xx.rules:2107
     for v_c in g.b_market_order():
-        # at rulespecs/lib/18xx.rules:2090
+        # at rulespecs/lib/18xx.rules:2108
         if g.param("sold_out_rise") and r_sold_out(g, v_c):
-            # at rulespecs/lib/18xx.rules:2091
+            # at rulespecs/lib/18xx.rules:2109
             r_market_move(g, v_c, "up")
-        # at rulespecs/lib/18xx.rules:2093
+        # at rulespecs/lib/18xx.rules:2111
         if (g.param("pool_drop_at_round_end") and (not r_closed(g, v_c))) and (
             r_pool_percent(g, v_c) > 0
         ):
-            # at rulespecs/lib/18xx.rules:2094
+            # at rulespecs/lib/18xx.rules:2112
             r_market_move(g, v_c, "down")
 
 

@@ -12,14 +12,14 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18-grand-junction.rules": "fa2bb981ba301f57",
     "rulespecs/1846.rules": "7bd5f5a5cc059eb1",
-    "rulespecs/lib/18xx.rules": "c1c94f5924c9ee0f",
+    "rulespecs/lib/18xx.rules": "5a76e50d52bd0abf",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "c1c94f5924c9ee0f",
+        "rulespecs/lib/18xx.rules": "5a76e50d52bd0abf",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -381,14 +381,14 @@ RULES = _LIBRARY.rules(
         'at action corporation_assign': 'rulespecs/18-grand-junction.rules:939',
         'at action corporation_buy_shares': 'rulespecs/18-grand-junction.rules:964',
         'at action corporation_sell_shares': 'rulespecs/18-grand-junction.rules:999',
-        'at action discard_train': 'rulespecs/lib/18xx.rules:1815',
-        'at action dividend': 'rulespecs/lib/18xx.rules:1661',
-        'at action end_game': 'rulespecs/lib/18xx.rules:1953',
+        'at action discard_train': 'rulespecs/lib/18xx.rules:1833',
+        'at action dividend': 'rulespecs/lib/18xx.rules:1679',
+        'at action end_game': 'rulespecs/lib/18xx.rules:1971',
         'at action lay_tile': 'rulespecs/18-grand-junction.rules:502',
         'at action par': 'rulespecs/18-grand-junction.rules:457',
         'at action pass': 'rulespecs/1846.rules:1260',
         'at action place_token': 'rulespecs/18-grand-junction.rules:483',
-        'at action run_routes': 'rulespecs/lib/18xx.rules:1644',
+        'at action run_routes': 'rulespecs/lib/18xx.rules:1662',
         'at action select_president': 'rulespecs/18-grand-junction.rules:792',
         'at action sell_shares': 'rulespecs/lib/18xx.rules:1501',
         'at action top_up_revenue': 'rulespecs/18-grand-junction.rules:872',
@@ -701,7 +701,7 @@ def a_par(g, v_player, v_corporation, v_price):
             at="rulespecs/18-grand-junction.rules:463",
         )
     # at rulespecs/18-grand-junction.rules:465
-    if not (g.b_home_open(v_corporation)):
+    if not (r_home_open(g, v_corporation)):
         raise IllegalAction(
             "the SLVS chooses an open city as its home when it starts, and none is open",
             rule='§"San Luis Valley Southern Railway"',
@@ -1057,48 +1057,48 @@ def r_emergency_sale_noted(g, v_player, v_corporation):
 
 def r_close_corporation(g, v_corporation):
     """close_corporation(C): C closes: its certificates leave the game, its cash goes to the bank, its trains leave the game, its privates close, its stations leave the map (but those a take-over's owner still chooses among, which leave when the choice is over) (library '18xx' procedure close_corporation)"""
-    # at rulespecs/lib/18xx.rules:2295
+    # at rulespecs/lib/18xx.rules:2313
     g.set_attr(v_corporation, "closed", True)
-    # at rulespecs/lib/18xx.rules:2296
+    # at rulespecs/lib/18xx.rules:2314
     if g.param("held_shares_on_close") == "pool":
-        # at rulespecs/lib/18xx.rules:2298
+        # at rulespecs/lib/18xx.rules:2316
         for v_c in g.name("corporations"):
-            # at rulespecs/lib/18xx.rules:2299
+            # at rulespecs/lib/18xx.rules:2317
             if v_c != v_corporation:
-                # at rulespecs/lib/18xx.rules:2300
+                # at rulespecs/lib/18xx.rules:2318
                 for v_x in g.attr(v_c, "certificates"):
-                    # at rulespecs/lib/18xx.rules:2301
+                    # at rulespecs/lib/18xx.rules:2319
                     if g.b_holder_of(v_x) == v_corporation:
-                        # at rulespecs/lib/18xx.rules:2302
+                        # at rulespecs/lib/18xx.rules:2320
                         g.move(v_x, v_corporation, g.name("pool"))
     elif g.param("held_shares_on_close") == "kept":
         pass
     else:
-        # at rulespecs/lib/18xx.rules:2296
+        # at rulespecs/lib/18xx.rules:2314
         raise IllegalAction(
             "no case of this match holds the value of `held_shares_on_close`",
             rule="library '18xx' procedure close_corporation",
-            at="rulespecs/lib/18xx.rules:2296",
+            at="rulespecs/lib/18xx.rules:2314",
         )
-    # at rulespecs/lib/18xx.rules:2311
+    # at rulespecs/lib/18xx.rules:2329
     for v_x in g.attr(v_corporation, "certificates"):
-        # at rulespecs/lib/18xx.rules:2312
+        # at rulespecs/lib/18xx.rules:2330
         if g.b_holder_of(v_x) != g.name("scrap"):
-            # at rulespecs/lib/18xx.rules:2313
+            # at rulespecs/lib/18xx.rules:2331
             g.move(v_x, g.b_holder_of(v_x), g.name("scrap"))
-    # at rulespecs/lib/18xx.rules:2316
+    # at rulespecs/lib/18xx.rules:2334
     g.transfer(g.b_cash(v_corporation), v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:2317
+    # at rulespecs/lib/18xx.rules:2335
     for v_t in g.b_trains(v_corporation):
-        # at rulespecs/lib/18xx.rules:2318
+        # at rulespecs/lib/18xx.rules:2336
         g.move(v_t, v_corporation, g.name("scrap"))
-    # at rulespecs/lib/18xx.rules:2320
+    # at rulespecs/lib/18xx.rules:2338
     for v_x in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:2321
+        # at rulespecs/lib/18xx.rules:2339
         if g.b_holder_of(v_x) == v_corporation:
-            # at rulespecs/lib/18xx.rules:2322
+            # at rulespecs/lib/18xx.rules:2340
             g.set_attr(v_x, "closed", True)
-    # at rulespecs/lib/18xx.rules:2325
+    # at rulespecs/lib/18xx.rules:2343
     if not any(
         g.list_contains(
             "station_swaps",
@@ -1109,18 +1109,18 @@ def r_close_corporation(g, v_corporation):
         )
         for v_c in g.name("corporations")
     ):
-        # at rulespecs/lib/18xx.rules:2326
+        # at rulespecs/lib/18xx.rules:2344
         r_remove_stations(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:2328
+    # at rulespecs/lib/18xx.rules:2346
     g.emit("corporation_closed", v_corporation)
-    # at rulespecs/lib/18xx.rules:2329
+    # at rulespecs/lib/18xx.rules:2347
     if "all_closed" in g.param("game_end"):
-        # at rulespecs/lib/18xx.rules:2330
+        # at rulespecs/lib/18xx.rules:2348
         if (
             any(r_started(g, v_c) for v_c in g.name("corporations"))
             and all(((not r_started(g, v_c)) or r_closed(g, v_c)) for v_c in g.name("corporations"))
         ) and all((r_closed(g, v_c) or (not g.b_available(v_c))) for v_c in g.name("corporations")):
-            # at rulespecs/lib/18xx.rules:2332
+            # at rulespecs/lib/18xx.rules:2350
             g.b_end_game_now("all_closed")
 
 
@@ -2132,7 +2132,7 @@ def q2_par(g, v_player, v_corporation):
     if not (g.b_available(v_corporation)):
         return "a relegated company is in Tier 2, which may be started only from phase 3"
     # at rulespecs/18-grand-junction.rules:465
-    if not (g.b_home_open(v_corporation)):
+    if not (r_home_open(g, v_corporation)):
         return "the SLVS chooses an open city as its home when it starts, and none is open"
 
 
@@ -2254,17 +2254,17 @@ def qr_corporation_assign(g):
 
 def t_end_stock_round(g, *_rest):
     """At the end of a stock round, sold-out corporations rise"""
-    # at rulespecs/lib/18xx.rules:2089
+    # at rulespecs/lib/18xx.rules:2107
     for v_c in g.b_market_order():
-        # at rulespecs/lib/18xx.rules:2090
+        # at rulespecs/lib/18xx.rules:2108
         if g.param("sold_out_rise") and r_sold_out(g, v_c):
-            # at rulespecs/lib/18xx.rules:2091
+            # at rulespecs/lib/18xx.rules:2109
             r_market_move(g, v_c, "up")
-        # at rulespecs/lib/18xx.rules:2093
+        # at rulespecs/lib/18xx.rules:2111
         if (g.param("pool_drop_at_round_end") and (not r_closed(g, v_c))) and (
             r_pool_percent(g, v_c) > 0
         ):
-            # at rulespecs/lib/18xx.rules:2094
+            # at rulespecs/lib/18xx.rules:2112
             r_market_move(g, v_c, "down")
 
 

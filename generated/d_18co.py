@@ -12,14 +12,14 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
     "rulespecs/18co.rules": "32202112051e88de",
-    "rulespecs/lib/18xx.rules": "c1c94f5924c9ee0f",
+    "rulespecs/lib/18xx.rules": "5a76e50d52bd0abf",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "c1c94f5924c9ee0f",
+        "rulespecs/lib/18xx.rules": "5a76e50d52bd0abf",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -653,14 +653,14 @@ RULES = _LIBRARY.rules(
         'at action corporation_buy_shares': 'rulespecs/18co.rules:2439',
         'at action discard_train': 'rulespecs/18co.rules:2276',
         'at action dividend': 'rulespecs/18co.rules:2312',
-        'at action end_game': 'rulespecs/lib/18xx.rules:1953',
+        'at action end_game': 'rulespecs/lib/18xx.rules:1971',
         'at action lay_tile': 'rulespecs/lib/18xx.rules:1598',
         'at action move_bid': 'rulespecs/18co.rules:2053',
         'at action par': 'rulespecs/lib/18xx.rules:1393',
         'at action pass': 'rulespecs/lib/18xx.rules:1574',
         'at action place_token': 'rulespecs/18co.rules:2291',
         'at action remove_token': 'rulespecs/18co.rules:2147',
-        'at action run_routes': 'rulespecs/lib/18xx.rules:1644',
+        'at action run_routes': 'rulespecs/lib/18xx.rules:1662',
         'at action sell_shares': 'rulespecs/18co.rules:2069',
         'at action special_buy_shares': 'rulespecs/18co.rules:527',
         'cite action buy_shares': '§4.2, §4.2.1, §4.2.4',
@@ -1372,7 +1372,7 @@ def a_par(g, v_player, v_corporation, v_price):
     # at rulespecs/lib/18xx.rules:1403
     if g.param("home_token_at") == "par":
         # at rulespecs/lib/18xx.rules:1403
-        g.b_place_home_token(v_corporation)
+        r_place_home_token(g, v_corporation)
     # at rulespecs/lib/18xx.rules:1404
     g.transfer((v_price * g.attr(v_cert, "shares")), v_player, r_payee(g, v_corporation, "ipo"))
     # at rulespecs/lib/18xx.rules:1405
@@ -1876,16 +1876,16 @@ def a_place_token(g, v_corporation, v_city):
 
 def a_run_routes(g, v_corporation, v_routes):
     """Run trains (§5.8, §5.2.6)"""
-    # at rulespecs/lib/18xx.rules:1645
+    # at rulespecs/lib/18xx.rules:1663
     if not (r_in_step(g, v_corporation, "run_routes")):
         raise IllegalAction(
             "trains run after track and tokens",
             rule="§5.8, §5.2.6",
-            at="rulespecs/lib/18xx.rules:1645",
+            at="rulespecs/lib/18xx.rules:1663",
         )
-    # at rulespecs/lib/18xx.rules:1646
+    # at rulespecs/lib/18xx.rules:1664
     r_set_revenue(g, v_corporation, g.b_route_revenue(v_corporation, v_routes))
-    # at rulespecs/lib/18xx.rules:1647
+    # at rulespecs/lib/18xx.rules:1665
     r_end_step(g, v_corporation)
 
 
@@ -1941,13 +1941,13 @@ def a_dividend(g, v_corporation, v_kind):
 
 def r_pay_dividends(g, v_corporation, v_paid):
     """Pay each holding its share of the dividends (§5.9.3.1, §5.9.3.2)"""
-    # at rulespecs/lib/18xx.rules:1683
+    # at rulespecs/lib/18xx.rules:1701
     for v_c in g.attr(v_corporation, "certificates"):
-        # at rulespecs/lib/18xx.rules:1684
+        # at rulespecs/lib/18xx.rules:1702
         v_holder = g.b_holder_of(v_c)
-        # at rulespecs/lib/18xx.rules:1685
+        # at rulespecs/lib/18xx.rules:1703
         if r_opens_holding(g, v_c) and (v_holder != g.name("scrap")):
-            # at rulespecs/lib/18xx.rules:1686
+            # at rulespecs/lib/18xx.rules:1704
             g.transfer(
                 r_pay_per_share(g, v_corporation, v_holder, v_paid),
                 g.name("bank"),
@@ -2081,18 +2081,18 @@ def a_buy_train(g, v_corporation, v_train, v_price):
 
 def r_exchange_for_share(g, v_company, v_cert):
     """A private exchanged for a certificate of a corporation, from its IPO or the bank pool (supplement from \"18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)\")"""
-    # at rulespecs/lib/18xx.rules:1779
+    # at rulespecs/lib/18xx.rules:1797
     v_player = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:1780
+    # at rulespecs/lib/18xx.rules:1798
     v_corporation = g.attr(v_cert, "corporation")
-    # at rulespecs/lib/18xx.rules:1781
+    # at rulespecs/lib/18xx.rules:1799
     if not (g.among("players", v_player)):
         raise IllegalAction(
             "only a player exchanges a private for a share",
             rule="§1.3, §4.4.1",
-            at="rulespecs/lib/18xx.rules:1781",
+            at="rulespecs/lib/18xx.rules:1799",
         )
-    # at rulespecs/lib/18xx.rules:1782
+    # at rulespecs/lib/18xx.rules:1800
     if not (
         (g.b_holder_of(v_cert) == g.name("pool"))
         or (g.b_holder_of(v_cert) == r_ipo_of(g, v_corporation))
@@ -2100,23 +2100,23 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the share comes from the corporation's IPO or the bank pool",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1782",
+            at="rulespecs/lib/18xx.rules:1800",
         )
-    # at rulespecs/lib/18xx.rules:1784
+    # at rulespecs/lib/18xx.rules:1802
     if not (r_started(g, v_corporation)):
         raise IllegalAction(
             "a share of a corporation that has started",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1784",
+            at="rulespecs/lib/18xx.rules:1802",
         )
-    # at rulespecs/lib/18xx.rules:1785
+    # at rulespecs/lib/18xx.rules:1803
     if not (r_private_on_sale(g) == None):
         raise IllegalAction(
             "no share changes hands while the privates are on sale",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1785",
+            at="rulespecs/lib/18xx.rules:1803",
         )
-    # at rulespecs/lib/18xx.rules:1786
+    # at rulespecs/lib/18xx.rules:1804
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -2127,71 +2127,71 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the holding cap would be exceeded",
             rule="§4.2.5, §11.7",
-            at="rulespecs/lib/18xx.rules:1786",
+            at="rulespecs/lib/18xx.rules:1804",
         )
-    # at rulespecs/lib/18xx.rules:1788
+    # at rulespecs/lib/18xx.rules:1806
     g.move(v_cert, g.b_holder_of(v_cert), v_player)
-    # at rulespecs/lib/18xx.rules:1789
+    # at rulespecs/lib/18xx.rules:1807
     r_close_private(g, v_company)
-    # at rulespecs/lib/18xx.rules:1790
+    # at rulespecs/lib/18xx.rules:1808
     g.b_check_float(v_corporation)
-    # at rulespecs/lib/18xx.rules:1791
+    # at rulespecs/lib/18xx.rules:1809
     g.b_check_president(v_corporation)
 
 
 def r_trade_in(g, v_corporation, v_train, v_price, v_exchange):
     """A train traded in for one the bank sells, at the discount the new train gives it (supplement from \"18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)\")"""
-    # at rulespecs/lib/18xx.rules:1802
+    # at rulespecs/lib/18xx.rules:1820
     if not ((g.b_holder_of(v_train) == g.name("depot")) and (v_train in g.b_available_trains())):
         raise IllegalAction(
             "a train is traded in only for one the bank sells now",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1802",
+            at="rulespecs/lib/18xx.rules:1820",
         )
-    # at rulespecs/lib/18xx.rules:1803
+    # at rulespecs/lib/18xx.rules:1821
     if not (g.b_holder_of(v_exchange) == v_corporation):
         raise IllegalAction(
             "the corporation trades in only a train it owns",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1803",
+            at="rulespecs/lib/18xx.rules:1821",
         )
-    # at rulespecs/lib/18xx.rules:1804
+    # at rulespecs/lib/18xx.rules:1822
     v_discount = r_trade_in_discount(g, v_train, v_exchange)
-    # at rulespecs/lib/18xx.rules:1805
+    # at rulespecs/lib/18xx.rules:1823
     if not (v_discount > 0):
         raise IllegalAction(
             "the new train takes no train of that type in trade",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1805",
+            at="rulespecs/lib/18xx.rules:1823",
         )
-    # at rulespecs/lib/18xx.rules:1806
+    # at rulespecs/lib/18xx.rules:1824
     if not (g.state_amount("bank_buys_this_turn") < g.param("bank_trains_per_turn")):
         raise IllegalAction(
             "no more trains from the bank this turn",
             rule="§5.10.2",
-            at="rulespecs/lib/18xx.rules:1806",
+            at="rulespecs/lib/18xx.rules:1824",
         )
-    # at rulespecs/lib/18xx.rules:1807
+    # at rulespecs/lib/18xx.rules:1825
     if not (v_price == (g.attr(v_train, "price") - v_discount)):
         raise IllegalAction(
             "a trade-in pays the printed price less the discount",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1807",
+            at="rulespecs/lib/18xx.rules:1825",
         )
-    # at rulespecs/lib/18xx.rules:1808
+    # at rulespecs/lib/18xx.rules:1826
     if not (g.b_cash(v_corporation) >= v_price):
         raise IllegalAction(
             "the corporation cannot pay for the train",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1808",
+            at="rulespecs/lib/18xx.rules:1826",
         )
-    # at rulespecs/lib/18xx.rules:1809
+    # at rulespecs/lib/18xx.rules:1827
     g.move(v_exchange, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1810
+    # at rulespecs/lib/18xx.rules:1828
     g.transfer(v_price, v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1811
+    # at rulespecs/lib/18xx.rules:1829
     g.move(v_train, g.name("depot"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1812
+    # at rulespecs/lib/18xx.rules:1830
     g.b_train_bought(v_corporation, v_train, True)
 
 
@@ -2226,14 +2226,14 @@ def a_discard_train(g, v_corporation, v_train):
 
 def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
     """What limits a president's sale to pay for a train: the title's emergency_ properties (library '18xx' procedure emergency_sale_limits)"""
-    # at rulespecs/lib/18xx.rules:1832
+    # at rulespecs/lib/18xx.rules:1850
     if not (g.param("emergency_president_sells")):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule="§5.10.6.1",
-            at="rulespecs/lib/18xx.rules:1832",
+            at="rulespecs/lib/18xx.rules:1850",
         )
-    # at rulespecs/lib/18xx.rules:1834
+    # at rulespecs/lib/18xx.rules:1852
     if not (
         (
             (
@@ -2274,9 +2274,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule="§5.10.6.1, §1.3, §4.4.1, §4.5.1, §4.5.2",
-            at="rulespecs/lib/18xx.rules:1834",
+            at="rulespecs/lib/18xx.rules:1852",
         )
-    # at rulespecs/lib/18xx.rules:1840
+    # at rulespecs/lib/18xx.rules:1858
     if not (
         (g.param("emergency_sale_minimum") == None)
         or (
@@ -2287,9 +2287,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule="§5.10.6.1",
-            at="rulespecs/lib/18xx.rules:1840",
+            at="rulespecs/lib/18xx.rules:1858",
         )
-    # at rulespecs/lib/18xx.rules:1842
+    # at rulespecs/lib/18xx.rules:1860
     r_emergency_sale_noted(g, v_player, v_corporation)
 
 
@@ -2301,69 +2301,69 @@ def r_emergency_sale_noted(g, v_player, v_corporation):
 
 def r_take_over(g, v_owner, v_owned):
     """A corporation takes over another: its holdings sold or passed on, its treasury paid out, then it closes (library '18xx' procedure take_over)"""
-    # at rulespecs/lib/18xx.rules:2040
+    # at rulespecs/lib/18xx.rules:2058
     for v_other in g.name("corporations"):
-        # at rulespecs/lib/18xx.rules:2041
+        # at rulespecs/lib/18xx.rules:2059
         if (v_other != v_owner) and (v_other != v_owned):
-            # at rulespecs/lib/18xx.rules:2042
+            # at rulespecs/lib/18xx.rules:2060
             for v_c in r_held_certificates(g, v_owned, v_other):
-                # at rulespecs/lib/18xx.rules:2043
+                # at rulespecs/lib/18xx.rules:2061
                 g.transfer(
                     ((g.b_price(v_other) * g.attr(v_c, "percent")) // 10), g.name("bank"), v_owned
                 )
-                # at rulespecs/lib/18xx.rules:2044
+                # at rulespecs/lib/18xx.rules:2062
                 g.move(v_c, v_owned, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:2050
+    # at rulespecs/lib/18xx.rules:2068
     r_take_over_stations(g, v_owner, v_owned, g.param("takeover_token_swaps"))
-    # at rulespecs/lib/18xx.rules:2053
+    # at rulespecs/lib/18xx.rules:2071
     g.b_stack_charter(v_owner, v_owned, g.param("takeover_assets_usable_at_once"))
-    # at rulespecs/lib/18xx.rules:2054
+    # at rulespecs/lib/18xx.rules:2072
     g.state_put(
         "train_limit_bonus",
         (v_owner,),
         (g.state_amount("train_limit_bonus", v_owner) + g.param("takeover_train_limit_bonus")),
     )
-    # at rulespecs/lib/18xx.rules:2055
+    # at rulespecs/lib/18xx.rules:2073
     for v_t in g.b_trains(v_owned):
-        # at rulespecs/lib/18xx.rules:2056
+        # at rulespecs/lib/18xx.rules:2074
         g.move(v_t, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:2058
+    # at rulespecs/lib/18xx.rules:2076
     for v_c in r_held_certificates(g, v_owned, v_owner):
-        # at rulespecs/lib/18xx.rules:2059
+        # at rulespecs/lib/18xx.rules:2077
         g.move(v_c, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:2061
+    # at rulespecs/lib/18xx.rules:2079
     for v_company in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:2062
+        # at rulespecs/lib/18xx.rules:2080
         if (g.b_holder_of(v_company) == v_owned) and (not r_closed(g, v_company)):
-            # at rulespecs/lib/18xx.rules:2063
+            # at rulespecs/lib/18xx.rules:2081
             g.move(v_company, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:2068
+    # at rulespecs/lib/18xx.rules:2086
     v_payout = r_floor_to(g, g.b_cash(v_owned), g.param("takeover_payout_rounding"))
-    # at rulespecs/lib/18xx.rules:2069
+    # at rulespecs/lib/18xx.rules:2087
     for v_c in g.attr(v_owned, "certificates"):
-        # at rulespecs/lib/18xx.rules:2070
+        # at rulespecs/lib/18xx.rules:2088
         v_holder = g.b_holder_of(v_c)
-        # at rulespecs/lib/18xx.rules:2071
+        # at rulespecs/lib/18xx.rules:2089
         if (r_opens_holding(g, v_c) and (v_holder != v_owned)) and (v_holder != g.name("scrap")):
-            # at rulespecs/lib/18xx.rules:2072
+            # at rulespecs/lib/18xx.rules:2090
             g.transfer(
                 r_pay_per_share(g, v_owned, v_holder, v_payout),
                 v_owned,
                 (g.name("bank") if (v_holder == g.name("pool")) else v_holder),
             )
-    # at rulespecs/lib/18xx.rules:2075
+    # at rulespecs/lib/18xx.rules:2093
     g.transfer(g.b_cash(v_owned), v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:2076
+    # at rulespecs/lib/18xx.rules:2094
     r_close_corporation(g, v_owned)
-    # at rulespecs/lib/18xx.rules:2077
+    # at rulespecs/lib/18xx.rules:2095
     if r_len(g, g.b_trains(v_owner)) > r_train_limit(g, v_owner):
-        # at rulespecs/lib/18xx.rules:2078
+        # at rulespecs/lib/18xx.rules:2096
         r_require_decision(g, v_owner, "discard_train")
 
 
 def r_sold_out(g, v_corporation):
     """sold_out(C): every share of C is with the players (and other corporations, where sold_out_holders names them) (library '18xx' function sold_out)"""
-    # at rulespecs/lib/18xx.rules:2103
+    # at rulespecs/lib/18xx.rules:2121
     return (
         sum(g.b_percent(v_p, v_corporation) for v_p in g.name("players"))
         + (

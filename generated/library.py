@@ -10,7 +10,7 @@ from compiler.runtime.errors import IllegalAction
 # one component per line (not reformatted)
 # fmt: off
 SOURCES = {
-    'rulespecs/lib/18xx.rules': 'c1c94f5924c9ee0f',
+    'rulespecs/lib/18xx.rules': '5a76e50d52bd0abf',
     'rulespecs/lib/tiles.rules': 'ef4c137225d3ff46',
 }
 
@@ -1647,7 +1647,7 @@ def r_pick(g, v_player, v_company):
     # at rulespecs/lib/18xx.rules:849
     if g.among("minors", v_company) and (g.attr(v_company, "home") != None):
         # at rulespecs/lib/18xx.rules:850
-        g.b_place_home_token(v_company)
+        r_place_home_token(g, v_company)
     # at rulespecs/lib/18xx.rules:852
     r_bid_placed(g, v_player)
 
@@ -2765,11 +2765,32 @@ def r_last_token_cost(g, v_corporation):
     )
 
 
+def r_home_open(g, v_corporation):
+    """home_open(C): C's home station stands on the map already or has somewhere to go now: its printed home's city, or, for a home chosen when the company floats, some city with an open slot for it (library '18xx' function home_open)"""
+    # at rulespecs/lib/18xx.rules:1629
+    return (g.attr(v_corporation, "tokens") > 0) or any(
+        True for v_spot in g.b_home_spots(v_corporation)
+    )
+
+
+def r_place_home_token(g, v_company):
+    """place_home_token(C): C's first token, free, in its home station: its printed home's city (unless its station stands there already); a home chosen when it floats is a place_token decision C owes (library '18xx' procedure place_home_token)"""
+    # at rulespecs/lib/18xx.rules:1632
+    if g.attr(v_company, "home") == "chosen_on_float":
+        # at rulespecs/lib/18xx.rules:1633
+        r_require_decision(g, v_company, "place_token")
+    else:
+        # at rulespecs/lib/18xx.rules:1635
+        for v_spot in g.b_home_spots(v_company):
+            # at rulespecs/lib/18xx.rules:1636
+            g.b_place_station(v_company, v_spot)
+
+
 def r_set_revenue(g, v_corporation, v_amount):
     """set_revenue(C, x): C's trains earned x in this run: its revenue; a declared longer_trains use of C is spent (library '18xx' procedure set_revenue)"""
-    # at rulespecs/lib/18xx.rules:1639
+    # at rulespecs/lib/18xx.rules:1657
     g.set_attr(v_corporation, "revenue", v_amount)
-    # at rulespecs/lib/18xx.rules:1640
+    # at rulespecs/lib/18xx.rules:1658
     g.state_put(
         "declared_uses",
         (
@@ -2778,60 +2799,60 @@ def r_set_revenue(g, v_corporation, v_amount):
         ),
         0,
     )
-    # at rulespecs/lib/18xx.rules:1641
+    # at rulespecs/lib/18xx.rules:1659
     g.state_put("total_revenue", (), (g.state_amount("total_revenue") + v_amount))
 
 
 def a_run_routes(g, v_corporation, v_routes):
     """Run trains (§\"Running Trains\")"""
-    # at rulespecs/lib/18xx.rules:1645
+    # at rulespecs/lib/18xx.rules:1663
     if not (r_in_step(g, v_corporation, "run_routes")):
         raise IllegalAction(
             "trains run after track and tokens",
             rule='§"Running Trains"',
-            at="rulespecs/lib/18xx.rules:1645",
+            at="rulespecs/lib/18xx.rules:1663",
         )
-    # at rulespecs/lib/18xx.rules:1646
+    # at rulespecs/lib/18xx.rules:1664
     r_set_revenue(g, v_corporation, g.b_route_revenue(v_corporation, v_routes))
-    # at rulespecs/lib/18xx.rules:1647
+    # at rulespecs/lib/18xx.rules:1665
     r_end_step(g, v_corporation)
 
 
 def a_dividend(g, v_corporation, v_kind):
     """Pay out, withhold or pay half (§\"Paying Dividends\")"""
-    # at rulespecs/lib/18xx.rules:1662
+    # at rulespecs/lib/18xx.rules:1680
     if not (r_in_step(g, v_corporation, "dividend")):
         raise IllegalAction(
             "revenue is disposed of after the trains run",
             rule='§"Paying Dividends"',
-            at="rulespecs/lib/18xx.rules:1662",
+            at="rulespecs/lib/18xx.rules:1680",
         )
-    # at rulespecs/lib/18xx.rules:1663
+    # at rulespecs/lib/18xx.rules:1681
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
             "the title does not allow that",
             rule='§"Paying Dividends"',
-            at="rulespecs/lib/18xx.rules:1663",
+            at="rulespecs/lib/18xx.rules:1681",
         )
-    # at rulespecs/lib/18xx.rules:1664
+    # at rulespecs/lib/18xx.rules:1682
     v_revenue = r_revenue(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:1665
+    # at rulespecs/lib/18xx.rules:1683
     v_paid = (
         v_revenue if (v_kind == "payout") else (r_half(g, v_revenue) if (v_kind == "half") else 0)
     )
-    # at rulespecs/lib/18xx.rules:1666
+    # at rulespecs/lib/18xx.rules:1684
     g.transfer((v_revenue - v_paid), g.name("bank"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1667
+    # at rulespecs/lib/18xx.rules:1685
     r_pay_dividends(g, v_corporation, v_paid)
-    # at rulespecs/lib/18xx.rules:1668
+    # at rulespecs/lib/18xx.rules:1686
     r_dividend_price_move(g, v_corporation, v_kind, v_paid)
-    # at rulespecs/lib/18xx.rules:1669
+    # at rulespecs/lib/18xx.rules:1687
     r_end_step(g, v_corporation)
 
 
 def r_half(g, v_revenue):
     """the shareholders' part of a half payout, by the title's half_pay_rounding (library '18xx' function half)"""
-    # at rulespecs/lib/18xx.rules:1675
+    # at rulespecs/lib/18xx.rules:1693
     return (
         r_min(g, v_revenue, (((v_revenue + 19) // 20) * 10))
         if (g.param("half_pay_rounding") == "shareholders_get_larger_ten")
@@ -2841,13 +2862,13 @@ def r_half(g, v_revenue):
 
 def r_pay_dividends(g, v_corporation, v_paid):
     """Pay each holding its share of the dividends (§\"Paying Dividends\")"""
-    # at rulespecs/lib/18xx.rules:1683
+    # at rulespecs/lib/18xx.rules:1701
     for v_c in g.attr(v_corporation, "certificates"):
-        # at rulespecs/lib/18xx.rules:1684
+        # at rulespecs/lib/18xx.rules:1702
         v_holder = g.b_holder_of(v_c)
-        # at rulespecs/lib/18xx.rules:1685
+        # at rulespecs/lib/18xx.rules:1703
         if r_opens_holding(g, v_c) and (v_holder != g.name("scrap")):
-            # at rulespecs/lib/18xx.rules:1686
+            # at rulespecs/lib/18xx.rules:1704
             g.transfer(
                 r_pay_per_share(g, v_corporation, v_holder, v_paid),
                 g.name("bank"),
@@ -2857,7 +2878,7 @@ def r_pay_dividends(g, v_corporation, v_paid):
 
 def r_dividend_payee(g, v_holder, v_corporation):
     """who receives the dividend of a holding: players themselves; the pool's and the treasury's shares as the title says; the IPO's (full or partial capitalisation) the bank keeps (library '18xx' function dividend_payee)"""
-    # at rulespecs/lib/18xx.rules:1696
+    # at rulespecs/lib/18xx.rules:1714
     return (
         g.name("bank")
         if (v_holder == g.name("initial_offering"))
@@ -2875,21 +2896,21 @@ def r_dividend_payee(g, v_holder, v_corporation):
 
 def r_move_train_marker(g, v_corporation):
     """move_train_marker(C): C bought a train from the bank that moves the train purchase marker: the marker goes beside C's round marker, unless the game's end has been called (it then stays put) (library '18xx' procedure move_train_marker)"""
-    # at rulespecs/lib/18xx.rules:1723
+    # at rulespecs/lib/18xx.rules:1741
     if not g.b_end_called():
-        # at rulespecs/lib/18xx.rules:1724
+        # at rulespecs/lib/18xx.rules:1742
         for v_c in g.name("corporations"):
-            # at rulespecs/lib/18xx.rules:1725
+            # at rulespecs/lib/18xx.rules:1743
             g.state_set("train_marker", (v_c,), (v_c == v_corporation))
-        # at rulespecs/lib/18xx.rules:1727
+        # at rulespecs/lib/18xx.rules:1745
         for v_m in g.name("minors"):
-            # at rulespecs/lib/18xx.rules:1728
+            # at rulespecs/lib/18xx.rules:1746
             g.state_set("train_marker", (v_m,), (v_m == v_corporation))
 
 
 def r_would_export(g, v_corporation):
     """would_export(C): C's turn ending now without a train from the bank would export the rest of the type the bank sells first (train_export: C holds the train purchase marker, its turn is not one resumed after a stock round, the game's end is not called, and that type may be exported) (library '18xx' function would_export)"""
-    # at rulespecs/lib/18xx.rules:1734
+    # at rulespecs/lib/18xx.rules:1752
     return (
         (
             (
@@ -2910,87 +2931,87 @@ def r_would_export(g, v_corporation):
 
 def r_trade_in(g, v_corporation, v_train, v_price, v_exchange):
     """A train traded in for one the bank sells, at the discount the new train gives it (supplement from \"18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)\")"""
-    # at rulespecs/lib/18xx.rules:1802
+    # at rulespecs/lib/18xx.rules:1820
     if not ((g.b_holder_of(v_train) == g.name("depot")) and (v_train in g.b_available_trains())):
         raise IllegalAction(
             "a train is traded in only for one the bank sells now",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1802",
+            at="rulespecs/lib/18xx.rules:1820",
         )
-    # at rulespecs/lib/18xx.rules:1803
+    # at rulespecs/lib/18xx.rules:1821
     if not (g.b_holder_of(v_exchange) == v_corporation):
         raise IllegalAction(
             "the corporation trades in only a train it owns",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1803",
+            at="rulespecs/lib/18xx.rules:1821",
         )
-    # at rulespecs/lib/18xx.rules:1804
+    # at rulespecs/lib/18xx.rules:1822
     v_discount = r_trade_in_discount(g, v_train, v_exchange)
-    # at rulespecs/lib/18xx.rules:1805
+    # at rulespecs/lib/18xx.rules:1823
     if not (v_discount > 0):
         raise IllegalAction(
             "the new train takes no train of that type in trade",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1805",
+            at="rulespecs/lib/18xx.rules:1823",
         )
-    # at rulespecs/lib/18xx.rules:1806
+    # at rulespecs/lib/18xx.rules:1824
     if not (g.state_amount("bank_buys_this_turn") < g.param("bank_trains_per_turn")):
         raise IllegalAction(
             "no more trains from the bank this turn",
             rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:1806",
+            at="rulespecs/lib/18xx.rules:1824",
         )
-    # at rulespecs/lib/18xx.rules:1807
+    # at rulespecs/lib/18xx.rules:1825
     if not (v_price == (g.attr(v_train, "price") - v_discount)):
         raise IllegalAction(
             "a trade-in pays the printed price less the discount",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1807",
+            at="rulespecs/lib/18xx.rules:1825",
         )
-    # at rulespecs/lib/18xx.rules:1808
+    # at rulespecs/lib/18xx.rules:1826
     if not (g.b_cash(v_corporation) >= v_price):
         raise IllegalAction(
             "the corporation cannot pay for the train",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1808",
+            at="rulespecs/lib/18xx.rules:1826",
         )
-    # at rulespecs/lib/18xx.rules:1809
+    # at rulespecs/lib/18xx.rules:1827
     g.move(v_exchange, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1810
+    # at rulespecs/lib/18xx.rules:1828
     g.transfer(v_price, v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1811
+    # at rulespecs/lib/18xx.rules:1829
     g.move(v_train, g.name("depot"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1812
+    # at rulespecs/lib/18xx.rules:1830
     g.b_train_bought(v_corporation, v_train, True)
 
 
 def a_discard_train(g, v_corporation, v_train):
     """Discard a train over the train limit (library '18xx' action discard_train)"""
-    # at rulespecs/lib/18xx.rules:1816
+    # at rulespecs/lib/18xx.rules:1834
     if not (r_pending_decision(g, v_corporation, "discard_train")):
         raise IllegalAction(
             "only a corporation over the train limit discards",
             rule="library '18xx' action discard_train",
-            at="rulespecs/lib/18xx.rules:1816",
+            at="rulespecs/lib/18xx.rules:1834",
         )
-    # at rulespecs/lib/18xx.rules:1817
+    # at rulespecs/lib/18xx.rules:1835
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
             "the corporation does not own that train",
             rule="library '18xx' action discard_train",
-            at="rulespecs/lib/18xx.rules:1817",
+            at="rulespecs/lib/18xx.rules:1835",
         )
-    # at rulespecs/lib/18xx.rules:1818
+    # at rulespecs/lib/18xx.rules:1836
     g.move(v_train, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1819
+    # at rulespecs/lib/18xx.rules:1837
     if r_limit_trains(g, v_corporation) <= r_train_limit(g, v_corporation):
-        # at rulespecs/lib/18xx.rules:1820
+        # at rulespecs/lib/18xx.rules:1838
         r_resolve_decision(g, v_corporation, "discard_train")
 
 
 def r_emergency_need(g, v_player):
     """what the president still lacks for the train: the price emergency_sale_minimum names, less his cash and the operating corporation's (library '18xx' function emergency_need)"""
-    # at rulespecs/lib/18xx.rules:1847
+    # at rulespecs/lib/18xx.rules:1865
     return (
         (
             r_dearest_train_price(g)
@@ -3007,7 +3028,7 @@ def r_forced_purchase_help(g, v_corporation, v_price):
 
 def r_forced_shortfall(g, v_corporation):
     """What the corporation still lacks for the cheapest train it must buy after forced_purchase_help, none here (0 where it need not buy one) (library '18xx' function forced_shortfall)"""
-    # at rulespecs/lib/18xx.rules:1863
+    # at rulespecs/lib/18xx.rules:1881
     return (
         r_max(g, 0, (r_cheapest_train_price(g) - g.b_cash(v_corporation)))
         if r_must_buy_train(g, v_corporation)
@@ -3017,71 +3038,71 @@ def r_forced_shortfall(g, v_corporation):
 
 def r_rust_trains(g, v_train_type):
     """rust_trains(T): every train of type T leaves the game (to the scrap heap), whoever holds it (library '18xx' procedure rust_trains)"""
-    # at rulespecs/lib/18xx.rules:1868
+    # at rulespecs/lib/18xx.rules:1886
     for v_t in g.name("all_trains"):
-        # at rulespecs/lib/18xx.rules:1869
+        # at rulespecs/lib/18xx.rules:1887
         if (g.attr(v_t, "name") == v_train_type) and (g.b_holder_of(v_t) != g.name("scrap")):
-            # at rulespecs/lib/18xx.rules:1870
+            # at rulespecs/lib/18xx.rules:1888
             g.move(v_t, g.b_holder_of(v_t), g.name("scrap"))
 
 
 def r_on_first_train(g, v_train):
     """The first train of a type: older trains become obsolete or rust, and the phase it begins starts (library '18xx' procedure on_first_train)"""
-    # at rulespecs/lib/18xx.rules:1881
+    # at rulespecs/lib/18xx.rules:1899
     for v_card in g.name("train_cards"):
-        # at rulespecs/lib/18xx.rules:1882
+        # at rulespecs/lib/18xx.rules:1900
         if g.attr(v_card, "obsolete_on") == g.attr(v_train, "name"):
-            # at rulespecs/lib/18xx.rules:1883
+            # at rulespecs/lib/18xx.rules:1901
             g.b_make_obsolete(g.attr(v_card, "key"))
-        # at rulespecs/lib/18xx.rules:1885
+        # at rulespecs/lib/18xx.rules:1903
         if g.attr(v_train, "name") in g.attr(v_card, "rusts_on"):
-            # at rulespecs/lib/18xx.rules:1886
+            # at rulespecs/lib/18xx.rules:1904
             r_rust_trains(g, g.attr(v_card, "key"))
-    # at rulespecs/lib/18xx.rules:1889
+    # at rulespecs/lib/18xx.rules:1907
     for v_p in g.name("phases"):
-        # at rulespecs/lib/18xx.rules:1890
+        # at rulespecs/lib/18xx.rules:1908
         if (g.attr(v_train, "name") in g.attr(v_p, "on_train")) and (
             not r_phase_at_least(g, g.attr(v_p, "key"))
         ):
-            # at rulespecs/lib/18xx.rules:1891
+            # at rulespecs/lib/18xx.rules:1909
             g.b_enter_phase(g.attr(v_p, "key"))
-    # at rulespecs/lib/18xx.rules:1894
+    # at rulespecs/lib/18xx.rules:1912
     g.emit("first_train", v_train)
 
 
 def r_take_presidency(g, v_corporation):
     """A holder with more than the president takes the presidency, giving shares worth the president's certificate (library '18xx' procedure take_presidency)"""
-    # at rulespecs/lib/18xx.rules:1905
+    # at rulespecs/lib/18xx.rules:1923
     for v_president in g.name("players"):
-        # at rulespecs/lib/18xx.rules:1906
+        # at rulespecs/lib/18xx.rules:1924
         if g.b_holder_of(r_president_certificate(g, v_corporation)) == v_president:
-            # at rulespecs/lib/18xx.rules:1907
+            # at rulespecs/lib/18xx.rules:1925
             r_hand_over_to_challenger(g, v_corporation, v_president, 0)
 
 
 def r_hand_over_to_challenger(g, v_corporation, v_president, v_sold):
     """The holder who takes the presidency from the president, were he to hold n percent less, takes it by the exchange (library '18xx' procedure hand_over_to_challenger)"""
-    # at rulespecs/lib/18xx.rules:1918
+    # at rulespecs/lib/18xx.rules:1936
     for v_holder in g.b_presidency_challengers(v_corporation, v_president, v_sold):
-        # at rulespecs/lib/18xx.rules:1919
+        # at rulespecs/lib/18xx.rules:1937
         r_exchange_presidency(g, v_corporation, v_president, v_holder)
 
 
 def r_exchange_presidency(g, v_corporation, v_president, v_challenger):
     """The challenger gives the president ordinary certificates worth the president's certificate and takes it (library '18xx' procedure exchange_presidency)"""
-    # at rulespecs/lib/18xx.rules:1925
+    # at rulespecs/lib/18xx.rules:1943
     for v_c in g.b_exchange_given(v_corporation, v_challenger):
-        # at rulespecs/lib/18xx.rules:1926
+        # at rulespecs/lib/18xx.rules:1944
         g.move(v_c, v_challenger, v_president)
-    # at rulespecs/lib/18xx.rules:1928
+    # at rulespecs/lib/18xx.rules:1946
     g.move(r_president_certificate(g, v_corporation), v_president, v_challenger)
-    # at rulespecs/lib/18xx.rules:1929
+    # at rulespecs/lib/18xx.rules:1947
     g.emit("president_changed", v_corporation, v_president, v_challenger)
 
 
 def r_can_hand_over_presidency(g, v_corporation, v_player, v_sold):
     """can_hand_over_presidency(C, P, n): P holds C's president's certificate, and were he to hold n percent less, a holder would take it from him (hand_over_presidency) (library '18xx' function can_hand_over_presidency)"""
-    # at rulespecs/lib/18xx.rules:1936
+    # at rulespecs/lib/18xx.rules:1954
     return (g.b_holder_of(r_president_certificate(g, v_corporation)) == v_player) and (
         r_len(g, g.b_presidency_challengers(v_corporation, v_player, v_sold)) > 0
     )
@@ -3089,49 +3110,49 @@ def r_can_hand_over_presidency(g, v_corporation, v_player, v_sold):
 
 def r_hand_over_presidency(g, v_corporation, v_player, v_sold):
     """P, C's president, sells n percent of C, his president's certificate among it: the holder who then holds the most, more than P's n percent less, takes the president's certificate and gives P certificates worth it, which P may then sell (library '18xx' procedure hand_over_presidency)"""
-    # at rulespecs/lib/18xx.rules:1941
+    # at rulespecs/lib/18xx.rules:1959
     if not (g.b_holder_of(r_president_certificate(g, v_corporation)) == v_player):
         raise IllegalAction(
             "the seller does not hold the president's certificate",
             rule="library '18xx' procedure hand_over_presidency",
-            at="rulespecs/lib/18xx.rules:1941",
+            at="rulespecs/lib/18xx.rules:1959",
         )
-    # at rulespecs/lib/18xx.rules:1943
+    # at rulespecs/lib/18xx.rules:1961
     if not (r_can_hand_over_presidency(g, v_corporation, v_player, v_sold)):
         raise IllegalAction(
             "the sale would hand the presidency to nobody: no other holder would then hold more, with certificates worth the president's certificate",
             rule="library '18xx' procedure hand_over_presidency",
-            at="rulespecs/lib/18xx.rules:1943",
+            at="rulespecs/lib/18xx.rules:1961",
         )
-    # at rulespecs/lib/18xx.rules:1945
+    # at rulespecs/lib/18xx.rules:1963
     r_hand_over_to_challenger(g, v_corporation, v_player, v_sold)
-    # at rulespecs/lib/18xx.rules:1947
+    # at rulespecs/lib/18xx.rules:1965
     if not (g.b_holder_of(r_president_certificate(g, v_corporation)) != v_player):
         raise IllegalAction(
             "the president's certificate found no taker",
             rule="library '18xx' procedure hand_over_presidency",
-            at="rulespecs/lib/18xx.rules:1947",
+            at="rulespecs/lib/18xx.rules:1965",
         )
 
 
 def a_end_game(g, v_player):
     """The players end the game by agreement (assumed \"no rulebook ends a game by agreement, yet players do (18xx.games records it as end_game, reason manually_ended): the game ends at once and each player scores his holdings as they stand, by the title's own end scoring\")"""
-    # at rulespecs/lib/18xx.rules:1955
+    # at rulespecs/lib/18xx.rules:1973
     if not (not r_in_round(g, "draft")):
         raise IllegalAction(
             "the game cannot end by agreement before its opening draft is over",
             rule="assumed \"a draft's picks are paid for and owned only when it ends: a game ended in it would leave companies picked and nobody's\"",
-            at="rulespecs/lib/18xx.rules:1955",
+            at="rulespecs/lib/18xx.rules:1973",
         )
-    # at rulespecs/lib/18xx.rules:1957
+    # at rulespecs/lib/18xx.rules:1975
     g.b_end_game_now("agreement")
 
 
 def r_check_take_over(g, v_corporation):
     """A corporation holding another's president's certificate takes it over, at once (library '18xx' procedure check_take_over)"""
-    # at rulespecs/lib/18xx.rules:1968
+    # at rulespecs/lib/18xx.rules:1986
     v_owner = g.b_holder_of(r_president_certificate(g, v_corporation))
-    # at rulespecs/lib/18xx.rules:1970
+    # at rulespecs/lib/18xx.rules:1988
     if (
         (
             (g.among("corporations", v_owner) and (v_owner != v_corporation))
@@ -3139,27 +3160,27 @@ def r_check_take_over(g, v_corporation):
         )
         and (not r_closed(g, v_owner))
     ) and (not r_closed(g, v_corporation)):
-        # at rulespecs/lib/18xx.rules:1972
+        # at rulespecs/lib/18xx.rules:1990
         r_take_over(g, v_owner, v_corporation)
 
 
 def r_take_over_stations(g, v_owner, v_owned, v_swaps):
     """take_over_stations(O, C, n): C's stations in hexes where O has one leave the map; where n > 0, C has stations left and O tokens, O's president chooses up to n of them to replace with O's own, free (a pending place_token; pass to replace no more); the rest leave the map when the choice is over (library '18xx' procedure take_over_stations)"""
-    # at rulespecs/lib/18xx.rules:1986
+    # at rulespecs/lib/18xx.rules:2004
     v_total = r_len(g, g.b_stations(v_owned))
-    # at rulespecs/lib/18xx.rules:1987
+    # at rulespecs/lib/18xx.rules:2005
     v_shared = [
         v_city
         for v_city in g.b_stations(v_owned)
         if any((g.b_part(v_c, "-", 0) == g.b_part(v_city, "-", 0)) for v_c in g.b_stations(v_owner))
     ]
-    # at rulespecs/lib/18xx.rules:1988
+    # at rulespecs/lib/18xx.rules:2006
     for v_city in v_shared:
-        # at rulespecs/lib/18xx.rules:1989
+        # at rulespecs/lib/18xx.rules:2007
         r_remove_station(g, v_owned, v_city)
-    # at rulespecs/lib/18xx.rules:1991
+    # at rulespecs/lib/18xx.rules:2009
     if ((v_swaps > 0) and (v_total > r_len(g, v_shared))) and (r_tokens_left(g, v_owner) > 0):
-        # at rulespecs/lib/18xx.rules:1992
+        # at rulespecs/lib/18xx.rules:2010
         g.list_append(
             "station_swaps",
             (
@@ -3167,7 +3188,7 @@ def r_take_over_stations(g, v_owner, v_owned, v_swaps):
                 v_owned,
             ),
         )
-        # at rulespecs/lib/18xx.rules:1993
+        # at rulespecs/lib/18xx.rules:2011
         g.state_put(
             "station_swaps_left",
             (
@@ -3176,13 +3197,13 @@ def r_take_over_stations(g, v_owner, v_owned, v_swaps):
             ),
             v_swaps,
         )
-        # at rulespecs/lib/18xx.rules:1994
+        # at rulespecs/lib/18xx.rules:2012
         r_require_decision(g, v_owner, "place_token")
 
 
 def r_station_choice_open(g, v_corporation):
     """station_choice_open(C): C's president chooses among the stations of a corporation C took over now (a pass replaces no more of them) (library '18xx' function station_choice_open)"""
-    # at rulespecs/lib/18xx.rules:2000
+    # at rulespecs/lib/18xx.rules:2018
     return any(
         g.list_first_for(
             "station_swaps",
@@ -3197,7 +3218,7 @@ def r_station_choice_open(g, v_corporation):
 
 def r_takeover_station(g, v_corporation, v_city):
     """takeover_station(C, city): the city holds a station of the corporation C has taken over whose stations C's president chooses among now (the first such take-over of C's) (library '18xx' function takeover_station)"""
-    # at rulespecs/lib/18xx.rules:2004
+    # at rulespecs/lib/18xx.rules:2022
     return any(
         (
             g.list_first_for(
@@ -3215,7 +3236,7 @@ def r_takeover_station(g, v_corporation, v_city):
 
 def r_swap_station(g, v_corporation, v_city):
     """swap_station(C, city): the station in the city of the corporation C took over becomes C's, free, counted off the far end of C's charter; when C may replace no more (the limit, no station left, no token left) the choice is over (end_station_swap) (library '18xx' procedure swap_station)"""
-    # at rulespecs/lib/18xx.rules:2008
+    # at rulespecs/lib/18xx.rules:2026
     for v_owned in [
         v_c
         for v_c in g.name("corporations")
@@ -3227,17 +3248,17 @@ def r_swap_station(g, v_corporation, v_city):
             ),
         )
     ]:
-        # at rulespecs/lib/18xx.rules:2009
+        # at rulespecs/lib/18xx.rules:2027
         g.b_hand_over_station(v_owned, v_corporation, v_city)
-        # at rulespecs/lib/18xx.rules:2010
+        # at rulespecs/lib/18xx.rules:2028
         g.set_attr(v_corporation, "tokens_right", (g.attr(v_corporation, "tokens_right") + 1))
-        # at rulespecs/lib/18xx.rules:2011
+        # at rulespecs/lib/18xx.rules:2029
         v_left = g.state_amount("station_swaps_left", v_corporation, v_owned)
-        # at rulespecs/lib/18xx.rules:2012
+        # at rulespecs/lib/18xx.rules:2030
         if ((v_left > 1) and (r_len(g, g.b_stations(v_owned)) > 0)) and (
             r_tokens_left(g, v_corporation) > 0
         ):
-            # at rulespecs/lib/18xx.rules:2013
+            # at rulespecs/lib/18xx.rules:2031
             g.state_put(
                 "station_swaps_left",
                 (
@@ -3247,13 +3268,13 @@ def r_swap_station(g, v_corporation, v_city):
                 (v_left - 1),
             )
         else:
-            # at rulespecs/lib/18xx.rules:2015
+            # at rulespecs/lib/18xx.rules:2033
             r_end_station_swap(g, v_corporation)
 
 
 def r_end_station_swap(g, v_owner):
     """end_station_swap(O): the choice of the stations of the corporation O took over first is over: the rest leave the map; a further take-over's choice of O's comes next (library '18xx' procedure end_station_swap)"""
-    # at rulespecs/lib/18xx.rules:2022
+    # at rulespecs/lib/18xx.rules:2040
     for v_owned in [
         v_c
         for v_c in g.name("corporations")
@@ -3265,7 +3286,7 @@ def r_end_station_swap(g, v_owner):
             ),
         )
     ]:
-        # at rulespecs/lib/18xx.rules:2023
+        # at rulespecs/lib/18xx.rules:2041
         g.list_remove(
             "station_swaps",
             (
@@ -3273,7 +3294,7 @@ def r_end_station_swap(g, v_owner):
                 v_owned,
             ),
         )
-        # at rulespecs/lib/18xx.rules:2024
+        # at rulespecs/lib/18xx.rules:2042
         g.state_put(
             "station_swaps_left",
             (
@@ -3282,35 +3303,35 @@ def r_end_station_swap(g, v_owner):
             ),
             0,
         )
-        # at rulespecs/lib/18xx.rules:2025
+        # at rulespecs/lib/18xx.rules:2043
         r_remove_stations(g, v_owned)
-        # at rulespecs/lib/18xx.rules:2026
+        # at rulespecs/lib/18xx.rules:2044
         r_resolve_decision(g, v_owner, "place_token")
-        # at rulespecs/lib/18xx.rules:2027
+        # at rulespecs/lib/18xx.rules:2045
         if r_station_choice_open(g, v_owner):
-            # at rulespecs/lib/18xx.rules:2028
+            # at rulespecs/lib/18xx.rules:2046
             r_require_decision(g, v_owner, "place_token")
 
 
 def r_take_over(g, v_owner, v_owned):
     """A corporation takes over another: its holdings sold or passed on, its treasury paid out, then it closes (library '18xx' procedure take_over)"""
-    # at rulespecs/lib/18xx.rules:2040
+    # at rulespecs/lib/18xx.rules:2058
     for v_other in g.name("corporations"):
-        # at rulespecs/lib/18xx.rules:2041
+        # at rulespecs/lib/18xx.rules:2059
         if (v_other != v_owner) and (v_other != v_owned):
-            # at rulespecs/lib/18xx.rules:2042
+            # at rulespecs/lib/18xx.rules:2060
             for v_c in r_held_certificates(g, v_owned, v_other):
-                # at rulespecs/lib/18xx.rules:2043
+                # at rulespecs/lib/18xx.rules:2061
                 g.transfer(
                     ((g.b_price(v_other) * g.attr(v_c, "percent")) // 10), g.name("bank"), v_owned
                 )
-                # at rulespecs/lib/18xx.rules:2044
+                # at rulespecs/lib/18xx.rules:2062
                 g.move(v_c, v_owned, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:2050
+    # at rulespecs/lib/18xx.rules:2068
     r_take_over_stations(g, v_owner, v_owned, g.param("takeover_token_swaps"))
-    # at rulespecs/lib/18xx.rules:2053
+    # at rulespecs/lib/18xx.rules:2071
     g.b_stack_charter(v_owner, v_owned, g.param_or("takeover_assets_usable_at_once", False))
-    # at rulespecs/lib/18xx.rules:2054
+    # at rulespecs/lib/18xx.rules:2072
     g.state_put(
         "train_limit_bonus",
         (v_owner,),
@@ -3319,47 +3340,47 @@ def r_take_over(g, v_owner, v_owned):
             + g.param_or("takeover_train_limit_bonus", 0)
         ),
     )
-    # at rulespecs/lib/18xx.rules:2055
+    # at rulespecs/lib/18xx.rules:2073
     for v_t in g.b_trains(v_owned):
-        # at rulespecs/lib/18xx.rules:2056
+        # at rulespecs/lib/18xx.rules:2074
         g.move(v_t, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:2058
+    # at rulespecs/lib/18xx.rules:2076
     for v_c in r_held_certificates(g, v_owned, v_owner):
-        # at rulespecs/lib/18xx.rules:2059
+        # at rulespecs/lib/18xx.rules:2077
         g.move(v_c, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:2061
+    # at rulespecs/lib/18xx.rules:2079
     for v_company in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:2062
+        # at rulespecs/lib/18xx.rules:2080
         if (g.b_holder_of(v_company) == v_owned) and (not r_closed(g, v_company)):
-            # at rulespecs/lib/18xx.rules:2063
+            # at rulespecs/lib/18xx.rules:2081
             g.move(v_company, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:2068
+    # at rulespecs/lib/18xx.rules:2086
     v_payout = r_floor_to(g, g.b_cash(v_owned), g.param("takeover_payout_rounding"))
-    # at rulespecs/lib/18xx.rules:2069
+    # at rulespecs/lib/18xx.rules:2087
     for v_c in g.attr(v_owned, "certificates"):
-        # at rulespecs/lib/18xx.rules:2070
+        # at rulespecs/lib/18xx.rules:2088
         v_holder = g.b_holder_of(v_c)
-        # at rulespecs/lib/18xx.rules:2071
+        # at rulespecs/lib/18xx.rules:2089
         if (r_opens_holding(g, v_c) and (v_holder != v_owned)) and (v_holder != g.name("scrap")):
-            # at rulespecs/lib/18xx.rules:2072
+            # at rulespecs/lib/18xx.rules:2090
             g.transfer(
                 r_pay_per_share(g, v_owned, v_holder, v_payout),
                 v_owned,
                 (g.name("bank") if (v_holder == g.name("pool")) else v_holder),
             )
-    # at rulespecs/lib/18xx.rules:2075
+    # at rulespecs/lib/18xx.rules:2093
     g.transfer(g.b_cash(v_owned), v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:2076
+    # at rulespecs/lib/18xx.rules:2094
     r_close_corporation(g, v_owned)
-    # at rulespecs/lib/18xx.rules:2077
+    # at rulespecs/lib/18xx.rules:2095
     if r_len(g, g.b_trains(v_owner)) > r_train_limit(g, v_owner):
-        # at rulespecs/lib/18xx.rules:2078
+        # at rulespecs/lib/18xx.rules:2096
         r_require_decision(g, v_owner, "discard_train")
 
 
 def r_sold_out(g, v_corporation):
     """sold_out(C): every share of C is with the players (and other corporations, where sold_out_holders names them) (library '18xx' function sold_out)"""
-    # at rulespecs/lib/18xx.rules:2103
+    # at rulespecs/lib/18xx.rules:2121
     return (
         sum(g.b_percent(v_p, v_corporation) for v_p in g.name("players"))
         + (
@@ -3375,11 +3396,11 @@ def r_sold_out(g, v_corporation):
 
 def r_release_capital(g, v_corporation):
     """Partial capitalisation: the rest of a floated corporation's capital, once (library '18xx' procedure release_capital)"""
-    # at rulespecs/lib/18xx.rules:2136
+    # at rulespecs/lib/18xx.rules:2154
     if ((g.param("capitalisation") == "partial") and r_floated(g, v_corporation)) and (
         not g.state_has("capital_released", v_corporation)
     ):
-        # at rulespecs/lib/18xx.rules:2137
+        # at rulespecs/lib/18xx.rules:2155
         g.transfer(
             (
                 (10 * r_par_price(g, v_corporation))
@@ -3388,13 +3409,13 @@ def r_release_capital(g, v_corporation):
             g.name("bank"),
             v_corporation,
         )
-        # at rulespecs/lib/18xx.rules:2138
+        # at rulespecs/lib/18xx.rules:2156
         g.state_set("capital_released", (v_corporation,), True)
 
 
 def r_stays_open(g, v_company):
     """stays_open(X): whether private X escapes the closing of privates now: it has an ability `effect: stays_open` whose `owner` (player, or corporation where it names none) is the kind of its holder (library '18xx' function stays_open)"""
-    # at rulespecs/lib/18xx.rules:2150
+    # at rulespecs/lib/18xx.rules:2168
     return any(
         (
             (g.attr(v_a, "effect") == "stays_open")
@@ -3410,19 +3431,19 @@ def r_stays_open(g, v_company):
 
 def r_close_privates(g):
     """Every private closes, but one that stays open (library '18xx' procedure close_privates)"""
-    # at rulespecs/lib/18xx.rules:2156
+    # at rulespecs/lib/18xx.rules:2174
     for v_company in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:2157
+        # at rulespecs/lib/18xx.rules:2175
         if not r_stays_open(g, v_company):
-            # at rulespecs/lib/18xx.rules:2158
+            # at rulespecs/lib/18xx.rules:2176
             g.b_remove_markers(v_company)
-            # at rulespecs/lib/18xx.rules:2159
+            # at rulespecs/lib/18xx.rules:2177
             r_close_private(g, v_company)
 
 
 def r_pending_decision(g, v_entity, v_decision):
     """pending_decision(E, a): whether E owes decision a now (the first one owed) (library '18xx' function pending_decision)"""
-    # at rulespecs/lib/18xx.rules:2189
+    # at rulespecs/lib/18xx.rules:2207
     return g.list_first(
         "decisions",
         (
@@ -3434,7 +3455,7 @@ def r_pending_decision(g, v_entity, v_decision):
 
 def r_require_decision(g, v_entity, v_decision):
     """require_decision(E, a): E must take action a before play goes on (after the decisions owed before it; once only) (library '18xx' procedure require_decision)"""
-    # at rulespecs/lib/18xx.rules:2192
+    # at rulespecs/lib/18xx.rules:2210
     if not g.list_contains(
         "decisions",
         (
@@ -3442,7 +3463,7 @@ def r_require_decision(g, v_entity, v_decision):
             v_decision,
         ),
     ):
-        # at rulespecs/lib/18xx.rules:2193
+        # at rulespecs/lib/18xx.rules:2211
         g.list_append(
             "decisions",
             (
@@ -3450,13 +3471,13 @@ def r_require_decision(g, v_entity, v_decision):
                 v_decision,
             ),
         )
-        # at rulespecs/lib/18xx.rules:2194
+        # at rulespecs/lib/18xx.rules:2212
         g.b_move_turn(v_entity, "decisions_changed")
 
 
 def r_resolve_decision(g, v_entity, v_decision):
     """resolve_decision(E, a): E's decision a is taken; the next one owed (if any) comes first (library '18xx' procedure resolve_decision)"""
-    # at rulespecs/lib/18xx.rules:2199
+    # at rulespecs/lib/18xx.rules:2217
     g.list_remove(
         "decisions",
         (
@@ -3464,19 +3485,19 @@ def r_resolve_decision(g, v_entity, v_decision):
             v_decision,
         ),
     )
-    # at rulespecs/lib/18xx.rules:2200
+    # at rulespecs/lib/18xx.rules:2218
     g.b_move_turn(v_entity, "decisions_changed")
 
 
 def r_started(g, v_corporation):
     """started(C): C has been started: it has a par price (library '18xx' function started)"""
-    # at rulespecs/lib/18xx.rules:2207
+    # at rulespecs/lib/18xx.rules:2225
     return g.attr(v_corporation, "started")
 
 
 def r_dearest_train_price(g):
     """dearest_train_price(): the highest price of a side of any train the bank sells now, from the depot or the pool, that meets a corporation's duty to own one; 0 when there is none (library '18xx' function dearest_train_price)"""
-    # at rulespecs/lib/18xx.rules:2213
+    # at rulespecs/lib/18xx.rules:2231
     return r_max(
         g,
         max((r_dearest_side(g, v_t) for v_t in r_obliging_trains(g)), default=0),
@@ -3496,47 +3517,47 @@ def r_dearest_train_price(g):
 
 def r_close_minor(g, v_minor):
     """close_minor(M): minor M closes: its cash goes to the bank, its trains leave, its tokens leave the map (library '18xx' procedure close_minor)"""
-    # at rulespecs/lib/18xx.rules:2219
+    # at rulespecs/lib/18xx.rules:2237
     g.set_attr(v_minor, "closed", True)
-    # at rulespecs/lib/18xx.rules:2220
+    # at rulespecs/lib/18xx.rules:2238
     g.transfer(g.b_cash(v_minor), v_minor, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:2221
+    # at rulespecs/lib/18xx.rules:2239
     for v_t in g.b_trains(v_minor):
-        # at rulespecs/lib/18xx.rules:2222
+        # at rulespecs/lib/18xx.rules:2240
         g.move(v_t, v_minor, g.name("scrap"))
-    # at rulespecs/lib/18xx.rules:2224
+    # at rulespecs/lib/18xx.rules:2242
     r_remove_stations(g, v_minor)
 
 
 def r_reset_corporation(g, v_corporation):
     """reset_corporation(C): every certificate back in C's IPO, its price token off the market and its stations off the map, no par, not floated: C may start again (library '18xx' procedure reset_corporation)"""
-    # at rulespecs/lib/18xx.rules:2233
+    # at rulespecs/lib/18xx.rules:2251
     for v_c in g.attr(v_corporation, "certificates"):
-        # at rulespecs/lib/18xx.rules:2234
+        # at rulespecs/lib/18xx.rules:2252
         if g.b_holder_of(v_c) != r_ipo_of(g, v_corporation):
-            # at rulespecs/lib/18xx.rules:2235
+            # at rulespecs/lib/18xx.rules:2253
             g.move(v_c, g.b_holder_of(v_c), r_ipo_of(g, v_corporation))
-    # at rulespecs/lib/18xx.rules:2238
+    # at rulespecs/lib/18xx.rules:2256
     g.set_attr(v_corporation, "cell", None)
-    # at rulespecs/lib/18xx.rules:2239
+    # at rulespecs/lib/18xx.rules:2257
     r_remove_stations(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:2240
+    # at rulespecs/lib/18xx.rules:2258
     g.set_attr(v_corporation, "par", None)
-    # at rulespecs/lib/18xx.rules:2241
+    # at rulespecs/lib/18xx.rules:2259
     g.set_attr(v_corporation, "floated", False)
-    # at rulespecs/lib/18xx.rules:2242
+    # at rulespecs/lib/18xx.rules:2260
     g.set_attr(v_corporation, "tokens", 0)
-    # at rulespecs/lib/18xx.rules:2243
+    # at rulespecs/lib/18xx.rules:2261
     g.set_attr(v_corporation, "revenue", 0)
-    # at rulespecs/lib/18xx.rules:2244
+    # at rulespecs/lib/18xx.rules:2262
     if g.attr(v_corporation, "extra_tokens") > 0:
-        # at rulespecs/lib/18xx.rules:2246
+        # at rulespecs/lib/18xx.rules:2264
         g.set_attr(v_corporation, "extra_tokens", 0)
 
 
 def r_limit_trains(g, v_corporation):
     """limit_trains(C): the trains of C that count against its train limit (library '18xx' function limit_trains)"""
-    # at rulespecs/lib/18xx.rules:2255
+    # at rulespecs/lib/18xx.rules:2273
     return (
         r_len(g, g.b_trains(v_corporation))
         if g.param_or("obsolete_trains_count_for_limit", True)
@@ -3546,74 +3567,74 @@ def r_limit_trains(g, v_corporation):
 
 def r_close_private(g, v_company):
     """close_private(X): private X closes (no more income, no more ability) (library '18xx' procedure close_private)"""
-    # at rulespecs/lib/18xx.rules:2260
+    # at rulespecs/lib/18xx.rules:2278
     g.set_attr(v_company, "closed", True)
-    # at rulespecs/lib/18xx.rules:2261
+    # at rulespecs/lib/18xx.rules:2279
     g.b_unreserve(v_company, False)
 
 
 def r_remove_reservations(g):
     """remove_reservations(): every station slot an ability keeps (effect reserved_slot) is open again; the homes stay kept (library '18xx' procedure remove_reservations)"""
-    # at rulespecs/lib/18xx.rules:2269
+    # at rulespecs/lib/18xx.rules:2287
     for v_x in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:2270
+        # at rulespecs/lib/18xx.rules:2288
         g.b_unreserve(v_x, False)
-    # at rulespecs/lib/18xx.rules:2272
+    # at rulespecs/lib/18xx.rules:2290
     for v_c in g.name("corporations"):
-        # at rulespecs/lib/18xx.rules:2273
+        # at rulespecs/lib/18xx.rules:2291
         g.b_unreserve(v_c, False)
 
 
 def r_unreserve_home(g, v_corporation):
     """unreserve_home(C): C's home station circle is no longer kept for it, nor any other slot (other companies may take them) (library '18xx' procedure unreserve_home)"""
-    # at rulespecs/lib/18xx.rules:2278
+    # at rulespecs/lib/18xx.rules:2296
     g.b_unreserve(v_corporation, True)
 
 
 def r_close_corporation(g, v_corporation):
     """close_corporation(C): C closes: its certificates leave the game, its cash goes to the bank, its trains leave the game, its privates close, its stations leave the map (but those a take-over's owner still chooses among, which leave when the choice is over) (library '18xx' procedure close_corporation)"""
-    # at rulespecs/lib/18xx.rules:2295
+    # at rulespecs/lib/18xx.rules:2313
     g.set_attr(v_corporation, "closed", True)
-    # at rulespecs/lib/18xx.rules:2296
+    # at rulespecs/lib/18xx.rules:2314
     if g.param_or("held_shares_on_close", "kept") == "pool":
-        # at rulespecs/lib/18xx.rules:2298
+        # at rulespecs/lib/18xx.rules:2316
         for v_c in g.name("corporations"):
-            # at rulespecs/lib/18xx.rules:2299
+            # at rulespecs/lib/18xx.rules:2317
             if v_c != v_corporation:
-                # at rulespecs/lib/18xx.rules:2300
+                # at rulespecs/lib/18xx.rules:2318
                 for v_x in g.attr(v_c, "certificates"):
-                    # at rulespecs/lib/18xx.rules:2301
+                    # at rulespecs/lib/18xx.rules:2319
                     if g.b_holder_of(v_x) == v_corporation:
-                        # at rulespecs/lib/18xx.rules:2302
+                        # at rulespecs/lib/18xx.rules:2320
                         g.move(v_x, v_corporation, g.name("pool"))
     elif g.param_or("held_shares_on_close", "kept") == "kept":
         pass
     else:
-        # at rulespecs/lib/18xx.rules:2296
+        # at rulespecs/lib/18xx.rules:2314
         raise IllegalAction(
             "no case of this match holds the value of `held_shares_on_close`",
             rule="library '18xx' procedure close_corporation",
-            at="rulespecs/lib/18xx.rules:2296",
+            at="rulespecs/lib/18xx.rules:2314",
         )
-    # at rulespecs/lib/18xx.rules:2311
+    # at rulespecs/lib/18xx.rules:2329
     for v_x in g.attr(v_corporation, "certificates"):
-        # at rulespecs/lib/18xx.rules:2312
+        # at rulespecs/lib/18xx.rules:2330
         if g.b_holder_of(v_x) != g.name("scrap"):
-            # at rulespecs/lib/18xx.rules:2313
+            # at rulespecs/lib/18xx.rules:2331
             g.move(v_x, g.b_holder_of(v_x), g.name("scrap"))
-    # at rulespecs/lib/18xx.rules:2316
+    # at rulespecs/lib/18xx.rules:2334
     g.transfer(g.b_cash(v_corporation), v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:2317
+    # at rulespecs/lib/18xx.rules:2335
     for v_t in g.b_trains(v_corporation):
-        # at rulespecs/lib/18xx.rules:2318
+        # at rulespecs/lib/18xx.rules:2336
         g.move(v_t, v_corporation, g.name("scrap"))
-    # at rulespecs/lib/18xx.rules:2320
+    # at rulespecs/lib/18xx.rules:2338
     for v_x in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:2321
+        # at rulespecs/lib/18xx.rules:2339
         if g.b_holder_of(v_x) == v_corporation:
-            # at rulespecs/lib/18xx.rules:2322
+            # at rulespecs/lib/18xx.rules:2340
             g.set_attr(v_x, "closed", True)
-    # at rulespecs/lib/18xx.rules:2325
+    # at rulespecs/lib/18xx.rules:2343
     if not any(
         g.list_contains(
             "station_swaps",
@@ -3624,50 +3645,50 @@ def r_close_corporation(g, v_corporation):
         )
         for v_c in g.name("corporations")
     ):
-        # at rulespecs/lib/18xx.rules:2326
+        # at rulespecs/lib/18xx.rules:2344
         r_remove_stations(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:2328
+    # at rulespecs/lib/18xx.rules:2346
     g.emit("corporation_closed", v_corporation)
-    # at rulespecs/lib/18xx.rules:2329
+    # at rulespecs/lib/18xx.rules:2347
     if "all_closed" in g.param("game_end"):
-        # at rulespecs/lib/18xx.rules:2330
+        # at rulespecs/lib/18xx.rules:2348
         if (
             any(r_started(g, v_c) for v_c in g.name("corporations"))
             and all(((not r_started(g, v_c)) or r_closed(g, v_c)) for v_c in g.name("corporations"))
         ) and all((r_closed(g, v_c) or (not g.b_available(v_c))) for v_c in g.name("corporations")):
-            # at rulespecs/lib/18xx.rules:2332
+            # at rulespecs/lib/18xx.rules:2350
             g.b_end_game_now("all_closed")
 
 
 def r_remove_station(g, v_company, v_city):
     """remove_station(C, city): C's station in the city leaves the map, its circle free again; refused where C has none there (library '18xx' procedure remove_station)"""
-    # at rulespecs/lib/18xx.rules:2343
+    # at rulespecs/lib/18xx.rules:2361
     g.b_hand_over_station(v_company, None, v_city)
 
 
 def r_remove_stations(g, v_company):
     """remove_stations(C): every station of C leaves the map, their circles free again (library '18xx' procedure remove_stations)"""
-    # at rulespecs/lib/18xx.rules:2347
+    # at rulespecs/lib/18xx.rules:2365
     for v_city in g.b_stations(v_company):
-        # at rulespecs/lib/18xx.rules:2348
+        # at rulespecs/lib/18xx.rules:2366
         g.b_hand_over_station(v_company, None, v_city)
 
 
 def r_in_round(g, v_kind):
     """in_round(R): the round being played is R (library '18xx' function in_round)"""
-    # at rulespecs/lib/18xx.rules:2359
+    # at rulespecs/lib/18xx.rules:2377
     return g.name("current_round") == v_kind
 
 
 def r_acting(g, v_entity):
     """acting(E): E acts now (its turn, or a decision it owes first) (library '18xx' function acting)"""
-    # at rulespecs/lib/18xx.rules:2361
+    # at rulespecs/lib/18xx.rules:2379
     return g.name("acting_entity") == v_entity
 
 
 def r_in_step(g, v_corporation, v_name):
     """in_step(C, s): C is operating and at step s (or at a combined step, track_and_token, that includes s) (library '18xx' function in_step)"""
-    # at rulespecs/lib/18xx.rules:2364
+    # at rulespecs/lib/18xx.rules:2382
     return (
         (g.name("operating_company") == v_corporation) and (g.name("current_round") == "operating")
     ) and (
@@ -3681,37 +3702,37 @@ def r_in_step(g, v_corporation, v_name):
 
 def r_pass_turn(g, v_entity):
     """pass_turn(E): E passes: in a stock round its turn ends (every player passing in a row ends the round), in an auction it drops out or the next bidder bids, in an operating round the step is skipped; a decision E owes that the title lets it decline is taken without being done (library '18xx' procedure pass_turn)"""
-    # at rulespecs/lib/18xx.rules:2376
+    # at rulespecs/lib/18xx.rules:2394
     g.b_move_turn(v_entity, "passed")
 
 
 def r_bid_placed(g, v_player):
     """bid_placed(P): P has placed a bid (place_bid, open_bid, move_bid, auction_bid, an acquisition's bid) or picked a company (pick): the turn passes to the next bidder or player (library '18xx' procedure bid_placed)"""
-    # at rulespecs/lib/18xx.rules:2380
+    # at rulespecs/lib/18xx.rules:2398
     g.b_move_turn(v_player, "bid_made")
 
 
 def r_bought(g, v_player, v_corporation):
     """bought(P, C): P has bought a certificate of C: C floats if players now hold its float, its presidency goes to its largest holder; P's turn ends where the title allows one purchase and no sale after it (library '18xx' procedure bought)"""
-    # at rulespecs/lib/18xx.rules:2384
+    # at rulespecs/lib/18xx.rules:2402
     g.b_check_float(v_corporation)
-    # at rulespecs/lib/18xx.rules:2385
+    # at rulespecs/lib/18xx.rules:2403
     g.b_check_president(v_corporation)
-    # at rulespecs/lib/18xx.rules:2386
+    # at rulespecs/lib/18xx.rules:2404
     g.b_move_turn(v_player, "certificate_bought")
 
 
 def r_private_sold(g, v_player, v_company):
     """private_sold(P, X): P has bought X at its offered price: X's grants go to P, the next private is offered and play goes on from P (library '18xx' procedure private_sold)"""
-    # at rulespecs/lib/18xx.rules:2390
+    # at rulespecs/lib/18xx.rules:2408
     g.b_give_grants(v_player, v_company)
-    # at rulespecs/lib/18xx.rules:2391
+    # at rulespecs/lib/18xx.rules:2409
     g.b_move_turn(v_player, "private_bought")
 
 
 def r_end_step(g, v_corporation):
     """end_step(C): C's current step is done: the next step of its turn (a combined step once its station and lays are all done), or its turn ends after its last (library '18xx' procedure end_step)"""
-    # at rulespecs/lib/18xx.rules:2395
+    # at rulespecs/lib/18xx.rules:2413
     g.b_move_turn(v_corporation, "step_ended")
 
 
@@ -3739,14 +3760,14 @@ def q_sell_shares(g, v_player):
 
 def q_dividend(g, v_corporation):
     """The opening guards of dividend that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1662
+    # at rulespecs/lib/18xx.rules:1680
     if not (r_in_step(g, v_corporation, "dividend")):
         return "revenue is disposed of after the trains run"
 
 
 def q_discard_train(g, v_corporation):
     """The opening guards of discard_train that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1816
+    # at rulespecs/lib/18xx.rules:1834
     if not (r_pending_decision(g, v_corporation, "discard_train")):
         return "only a corporation over the train limit discards"
 
@@ -3800,14 +3821,14 @@ def qb2_buy_shares(g, v_player, v_corporation):
 
 def q2_dividend(g, v_corporation, v_kind):
     """The opening guards of dividend that read only its entity and kind (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1663
+    # at rulespecs/lib/18xx.rules:1681
     if not (v_kind in g.param("dividend_kinds")):
         return "the title does not allow that"
 
 
 def q2_discard_train(g, v_corporation, v_train):
     """The opening guards of discard_train that read only its entity and train (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1817
+    # at rulespecs/lib/18xx.rules:1835
     if not (g.b_holder_of(v_train) == v_corporation):
         return "the corporation does not own that train"
 
@@ -3820,33 +3841,33 @@ def t_count_stock_rounds(g, *_rest):
 
 def t_end_stock_round(g, *_rest):
     """At the end of a stock round, sold-out corporations rise"""
-    # at rulespecs/lib/18xx.rules:2089
+    # at rulespecs/lib/18xx.rules:2107
     for v_c in g.b_market_order():
-        # at rulespecs/lib/18xx.rules:2090
+        # at rulespecs/lib/18xx.rules:2108
         if g.param("sold_out_rise") and r_sold_out(g, v_c):
-            # at rulespecs/lib/18xx.rules:2091
+            # at rulespecs/lib/18xx.rules:2109
             r_market_move(g, v_c, "up")
-        # at rulespecs/lib/18xx.rules:2093
+        # at rulespecs/lib/18xx.rules:2111
         if (g.param_or("pool_drop_at_round_end", False) and (not r_closed(g, v_c))) and (
             r_pool_percent(g, v_c) > 0
         ):
-            # at rulespecs/lib/18xx.rules:2094
+            # at rulespecs/lib/18xx.rules:2112
             r_market_move(g, v_c, "down")
 
 
 def t_full_capitalisation(g, v_corporation, *_rest):
     """Full capitalisation: the corporation receives its whole capital when it floats"""
-    # at rulespecs/lib/18xx.rules:2113
+    # at rulespecs/lib/18xx.rules:2131
     if g.param("capitalisation") == "full":
-        # at rulespecs/lib/18xx.rules:2114
+        # at rulespecs/lib/18xx.rules:2132
         g.transfer((10 * r_par_price(g, v_corporation)), g.name("bank"), v_corporation)
 
 
 def t_partial_capitalisation(g, v_corporation, *_rest):
     """Partial capitalisation: the corporation receives a part of its capital when it floats"""
-    # at rulespecs/lib/18xx.rules:2128
+    # at rulespecs/lib/18xx.rules:2146
     if g.param("capitalisation") == "partial":
-        # at rulespecs/lib/18xx.rules:2129
+        # at rulespecs/lib/18xx.rules:2147
         g.transfer(
             ((g.param("capitalised_percent") * r_par_price(g, v_corporation)) // 10),
             g.name("bank"),
@@ -3856,15 +3877,15 @@ def t_partial_capitalisation(g, v_corporation, *_rest):
 
 def t_privates_close(g, *_rest):
     """Privates close"""
-    # at rulespecs/lib/18xx.rules:2143
+    # at rulespecs/lib/18xx.rules:2161
     r_close_privates(g)
 
 
 def t_private_income(g, *_rest):
     """Privates pay their income"""
-    # at rulespecs/lib/18xx.rules:2165
+    # at rulespecs/lib/18xx.rules:2183
     for v_company in r_open_privates(g):
-        # at rulespecs/lib/18xx.rules:2166
+        # at rulespecs/lib/18xx.rules:2184
         g.transfer(g.attr(v_company, "income"), g.name("bank"), r_owner(g, v_company))
 
 
@@ -3882,19 +3903,19 @@ def r_emergency_seller(g, v_player):
 
 def r_run_bonus_per_stop(g, v_corporation):
     """run_bonus_per_stop(C): what C's run with the most stops earns more for each of its stops, its privates' stop_bonus abilities apart: nothing here (library '18xx' function run_bonus_per_stop)"""
-    # at rulespecs/lib/18xx.rules:1656
+    # at rulespecs/lib/18xx.rules:1674
     return 0
 
 
 def r_may_add_revenue(g, v_corporation):
     """may_add_revenue(C): whether C may still add to its revenue before its dividend, so that a run earning nothing still asks for the dividend: never here (library '18xx' function may_add_revenue)"""
-    # at rulespecs/lib/18xx.rules:1659
+    # at rulespecs/lib/18xx.rules:1677
     return False
 
 
 def r_may_buy_train_from(g, v_corporation, v_seller):
     """whether the corporation may buy a train from that corporation now: always, unless the title says (library '18xx' function may_buy_train_from)"""
-    # at rulespecs/lib/18xx.rules:1825
+    # at rulespecs/lib/18xx.rules:1843
     return True
 
 
@@ -3924,7 +3945,7 @@ def q_lay_tile(g, v_corporation):
 
 def q_buy_train(g, v_corporation):
     """The opening guards of buy_train that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1740
+    # at rulespecs/lib/18xx.rules:1758
     if not (r_in_step(g, v_corporation, "buy_train")):
         return "trains are bought at the end of the turn"
 
@@ -3967,10 +3988,10 @@ def qb2_lay_tile(g, v_corporation, v_hex):
 
 def qd_buy_train(g, v_corporation, v_exchange):
     """The opening guards of buy_train that read only its entity and exchange, its optional parameters (the listing probe of a candidate that leaves them at their defaults)"""
-    # at rulespecs/lib/18xx.rules:1740
+    # at rulespecs/lib/18xx.rules:1758
     if not (r_in_step(g, v_corporation, "buy_train")):
         return "trains are bought at the end of the turn"
-    # at rulespecs/lib/18xx.rules:1741
+    # at rulespecs/lib/18xx.rules:1759
     if not (
         (v_exchange != None)
         or ((r_limit_trains(g, v_corporation) + 1) <= r_train_limit(g, v_corporation))

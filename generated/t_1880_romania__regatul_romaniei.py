@@ -14,7 +14,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/1880-romania-variants.rules": "1e4fa0468c218295",
     "rulespecs/1880-romania.rules": "034584c87c10530f",
-    "rulespecs/lib/18xx.rules": "c1c94f5924c9ee0f",
+    "rulespecs/lib/18xx.rules": "5a76e50d52bd0abf",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "c1c94f5924c9ee0f",
+        "rulespecs/lib/18xx.rules": "5a76e50d52bd0abf",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -34,7 +34,7 @@ _TITLE = shared(
         "rulespecs/1880-romania-18xx-games.rules": "dcf3d24122616168",
         "rulespecs/1880-romania-variants.rules": "1e4fa0468c218295",
         "rulespecs/1880-romania.rules": "034584c87c10530f",
-        "rulespecs/lib/18xx.rules": "c1c94f5924c9ee0f",
+        "rulespecs/lib/18xx.rules": "5a76e50d52bd0abf",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_1880_romania",
@@ -272,18 +272,18 @@ def r_ability_window(g, v_company, v_key):
 
 def r_exchange_for_share(g, v_company, v_cert):
     """A private exchanged for a certificate of a corporation, from its IPO or the bank pool (supplement from \"18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)\")"""
-    # at rulespecs/lib/18xx.rules:1779
+    # at rulespecs/lib/18xx.rules:1797
     v_player = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:1780
+    # at rulespecs/lib/18xx.rules:1798
     v_corporation = g.attr(v_cert, "corporation")
-    # at rulespecs/lib/18xx.rules:1781
+    # at rulespecs/lib/18xx.rules:1799
     if not (g.among("players", v_player)):
         raise IllegalAction(
             "only a player exchanges a private for a share",
             rule="XI.2",
-            at="rulespecs/lib/18xx.rules:1781",
+            at="rulespecs/lib/18xx.rules:1799",
         )
-    # at rulespecs/lib/18xx.rules:1782
+    # at rulespecs/lib/18xx.rules:1800
     if not (
         (g.b_holder_of(v_cert) == g.name("pool"))
         or (g.b_holder_of(v_cert) == r_ipo_of(g, v_corporation))
@@ -291,23 +291,23 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the share comes from the corporation's IPO or the bank pool",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1782",
+            at="rulespecs/lib/18xx.rules:1800",
         )
-    # at rulespecs/lib/18xx.rules:1784
+    # at rulespecs/lib/18xx.rules:1802
     if not (r_started(g, v_corporation)):
         raise IllegalAction(
             "a share of a corporation that has started",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1784",
+            at="rulespecs/lib/18xx.rules:1802",
         )
-    # at rulespecs/lib/18xx.rules:1785
+    # at rulespecs/lib/18xx.rules:1803
     if not (r_private_on_sale(g) == None):
         raise IllegalAction(
             "no share changes hands while the privates are on sale",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1785",
+            at="rulespecs/lib/18xx.rules:1803",
         )
-    # at rulespecs/lib/18xx.rules:1786
+    # at rulespecs/lib/18xx.rules:1804
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -316,28 +316,28 @@ def r_exchange_for_share(g, v_company, v_cert):
         or ("unlimited_holding" in g.b_zones(v_corporation))
     ):
         raise IllegalAction(
-            "the holding cap would be exceeded", rule="VI.5, §X", at="rulespecs/lib/18xx.rules:1786"
+            "the holding cap would be exceeded", rule="VI.5, §X", at="rulespecs/lib/18xx.rules:1804"
         )
-    # at rulespecs/lib/18xx.rules:1788
+    # at rulespecs/lib/18xx.rules:1806
     g.move(v_cert, g.b_holder_of(v_cert), v_player)
-    # at rulespecs/lib/18xx.rules:1789
+    # at rulespecs/lib/18xx.rules:1807
     r_close_private(g, v_company)
-    # at rulespecs/lib/18xx.rules:1790
+    # at rulespecs/lib/18xx.rules:1808
     g.b_check_float(v_corporation)
-    # at rulespecs/lib/18xx.rules:1791
+    # at rulespecs/lib/18xx.rules:1809
     g.b_check_president(v_corporation)
 
 
 def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
     """What limits a president's sale to pay for a train: the title's emergency_ properties (VII.3.9)"""
-    # at rulespecs/lib/18xx.rules:1832
+    # at rulespecs/lib/18xx.rules:1850
     if not (g.param("emergency_president_sells")):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule="VII.3.9",
-            at="rulespecs/lib/18xx.rules:1832",
+            at="rulespecs/lib/18xx.rules:1850",
         )
-    # at rulespecs/lib/18xx.rules:1834
+    # at rulespecs/lib/18xx.rules:1852
     if not (
         (
             (
@@ -378,9 +378,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule="VII.3.9, XI.2, VI.8",
-            at="rulespecs/lib/18xx.rules:1834",
+            at="rulespecs/lib/18xx.rules:1852",
         )
-    # at rulespecs/lib/18xx.rules:1840
+    # at rulespecs/lib/18xx.rules:1858
     if not (
         (g.param("emergency_sale_minimum") == None)
         or (
@@ -391,9 +391,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule="VII.3.9",
-            at="rulespecs/lib/18xx.rules:1840",
+            at="rulespecs/lib/18xx.rules:1858",
         )
-    # at rulespecs/lib/18xx.rules:1842
+    # at rulespecs/lib/18xx.rules:1860
     r_emergency_sale_noted(g, v_player, v_corporation)
 
 
@@ -530,6 +530,8 @@ class Game(GameBase):
         "charter_token_price": r_charter_token_price,
         "next_token_cost": r_next_token_cost,
         "last_token_cost": r_last_token_cost,
+        "home_open": r_home_open,
+        "place_home_token": r_place_home_token,
         "action:place_token": a_place_token,
         "set_revenue": r_set_revenue,
         "action:run_routes": a_run_routes,

@@ -185,7 +185,7 @@ def _connected(to):
     owner = seating[0]
     found(g, owner, "CFR")
     cfr_to_pitesti(g)
-    g.b_place_home_token(g.entity("corporation", "CFR"))
+    g.call("place_home_token", g.entity("corporation", "CFR"))
     to_operating(g)
     while acting(g) != "6":
         act(g, E(acting(g), "pass"))

@@ -66,7 +66,7 @@ def _floated_with_home(game, corp_id: str, president: str):
     _start(game, corp_id, president)
     game.j.set(game.corp[corp_id], "floated", True)
     corp = game.entity("corporation", corp_id)
-    game.b_place_home_token(corp)
+    game.call("place_home_token", corp)
     return corp
 
 

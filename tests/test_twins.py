@@ -201,7 +201,10 @@ ROOT = Path(__file__).resolve().parent.parent
 #: gone, over two primitives: move_turn(E, m) (the round machinery moves on after E's move m, a value of the
 #: library's enum turn_move: who acts next, the step's, turn's, auction's or round's end) and give_grants(P, X)
 #: (what a private grants its buyer); a purchase's float and presidency checks the library's bought, 54
-RECORDED = 54
+#: then (board65) home_open and place_home_token the library's function and procedure over one new primitive of the
+#: map, home_spots(C) (where C's home station may go now: its printed home's city, or the open cities for a home
+#: chosen at float, whose decision place_token the procedure owes in the model too), 53
+RECORDED = 53
 
 #: builtins that became library functions or procedures (one new primitive, bought_this_turn, for two)
 MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "pool_certificates",
@@ -221,7 +224,7 @@ MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "p
          "reset_corporation", "stays_open", "use_ability", "ability_sold", "remove_reservations", "unreserve_home",
          "ability_lay_cost", "ability_token", "ability_lay", "draft_price", "set_revenue", "par_prices",
          "closed", "ability_window", "would_export", "close_corporation", "in_round", "in_step", "acting", "sell_out",
-         "pass_turn", "bid_placed", "bought", "private_sold", "end_step"]
+         "pass_turn", "bid_placed", "bought", "private_sold", "end_step", "home_open", "place_home_token"]
 
 
 #: builtins folded into the map's checks of a company's lay and station: check_lay and check_token of a private

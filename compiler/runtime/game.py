@@ -573,7 +573,7 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
                 tid = next(t for t in self.train_order if self.trains[t].name == str(name) and self.owner[t] is DEPOT)
                 self.j.set(self.owner, tid, minor)
             if minor.get("home") is not None and self.board is not None and minor not in self.pickables:
-                self.b_place_home_token(minor)  # a picked minor gets its home station when picked
+                self.call("place_home_token", minor)  # a picked minor gets its home station when picked
 
     def _start_minor(self, minor: Entity) -> None:
         self.j.set(self.corp[minor.id], "floated", True)
@@ -605,7 +605,7 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
         corp = self.entity("corporation", key)
         self.j.set(self.corp[key], "closed", True)
         if removal.get("home_token_placed") and self.board is not None:
-            self.b_place_home_token(corp)
+            self.call("place_home_token", corp)
 
     # ------------------------------------------------------------ entity lookups
 

@@ -719,7 +719,7 @@ class OperatingRound:
             return
         if self.board.free_slot(home, corp.id) is None:
             return
-        self.b_place_home_token(corp)
+        self.call("place_home_token", corp)
 
     def _steps(self) -> list[str]:
         operator = self._operator(self.g["operating"]) if self.g["operating"] is not None else None

@@ -35,7 +35,7 @@ class StockRound:
                 for key in relegated:
                     corp = self.entity("corporation", key)
                     if self.board is not None and not self._home_chosen(corp):
-                        self.b_place_home_token(corp)
+                        self.call("place_home_token", corp)
         if relegated:
             self.j.set(self.g, "relegated", tuple(relegated))
 
@@ -302,8 +302,8 @@ class StockRound:
         if held >= needed:
             self.j.set(state, "floated", True)
             self._deliver_own_trains(corp)
-            if self.DATA.properties.get("home_token_at") == "float":
-                self.b_place_home_token(corp)
+            if self.DATA.properties.get("home_token_at") == "float" and self.board is not None:
+                self.call("place_home_token", corp)  # (the library's; where the title has a map)
             self.emit("floated", corp)
 
     def _by_par_zone(self, corp: Entity, value):

@@ -22,12 +22,19 @@ class TilesAndTokens:
     def _home_chosen(self, corp: Entity) -> bool:
         return corp.get("home") == "chosen_on_float"
 
-    def b_home_open(self, corp: Entity) -> bool:
-        """home_open(C): C's home station can be placed: always for a printed home; for a home chosen when
-        the company floats (`home: chosen_on_float`), some city has an open slot for it."""
-        if not self._home_chosen(corp) or self.board is None:
-            return True
-        return bool(self._open_cities(corp))
+    def b_home_spots(self, corp: Entity) -> list["track.TokenSpot"]:
+        """home_spots(C): where C's home station may go now, as station spots: for a home chosen when the
+        company floats (`home: chosen_on_float`), every city with an open slot for it; otherwise its printed
+        home's city, none once its station stands in that hex (a relegated company's, placed at setup); none
+        where the title has no map. The primitive of the library's home_open and place_home_token."""
+        if self.board is None:
+            return []
+        if self._home_chosen(corp):
+            return self._open_cities(corp)
+        home = self._home_node(corp)
+        if home[0] in {h for h, _ in self.board.tokens_of(corp.id)}:
+            return []
+        return [track.check_token(self.board, corp.id, home, home=True)]
 
     def _open_cities(self, corp: Entity) -> list["track.TokenSpot"]:
         """The city spots where `corp` could place a home station now: a free slot, not kept for another
@@ -617,20 +624,6 @@ class TilesAndTokens:
         self.j.set(self.corp[corp.id], "tokens", self.corp[corp.id]["tokens"] + 1)
         if self._armed(corp, "free_token"):
             self._disarm(corp)  # the declared free token is placed
-
-    def b_place_home_token(self, corp: Entity) -> None:
-        """place_home_token(C): C's first token, free, in its home station (where the title has a map)."""
-        if self.board is None:
-            return
-        if self._home_chosen(corp):
-            # the company chooses its home city now (its place_token: check_token(C, city, true)); play waits
-            self.call("require_decision", corp, "place_token")
-            return
-        home = self._home_node(corp)
-        if home[0] in {h for h, _ in self.board.tokens_of(corp.id)}:
-            return  # its token has stood in its home since setup (a relegated company's, for one)
-        spot = track.check_token(self.board, corp.id, home, home=True)
-        self.b_place_station(corp, spot)
 
     def _home_node(self, corp: Entity) -> "track.NodeRef":
         """The city of `corp`'s home station: (hex, node); node 0 unless the hex's

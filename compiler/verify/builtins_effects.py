@@ -114,10 +114,11 @@ class EffectBuiltins:
             if str(data.get("owner")) == corp.id and data.get("delivered") == "float":
                 self._move_one(ctx, t, m.z(DEPOT), m.z(corp),
                                AND(ctx.path, floats, ctx.state[hold_name(t, DEPOT)] >= 1))
-        if self.param(ctx, "home_token_at") == "float":
-            # as GameBase._check_float: the home station is placed when the corporation floats
+        if self.param(ctx, "home_token_at") == "float" and m.title.components("hex"):
+            # as GameBase._check_float: the home station is placed when the corporation floats, where the
+            # title has a map (the library's place_home_token)
             sub = ctx.fork(floats)
-            self.b_place_home_token(sub, m.z(corp))
+            self.tr.call("place_home_token", [m.z(corp)], {}, sub)
             ctx.state = sub.state
 
     def float_by_par_zone(self, ctx: Ctx, corp: Ent, needed: dict) -> Any:

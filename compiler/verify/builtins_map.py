@@ -378,10 +378,36 @@ class MapBuiltins:
         relegated and the tiers' phases are outside the model; an oracle says, so every answer is checked."""
         return self.oracle(ctx, "available", self.ids(corp))
 
-    def b_home_open(self, ctx: Ctx, corp: Any) -> Any:
-        """As GameBase.b_home_open: whether an open city awaits a home chosen at float (the map is outside
-        the model; an oracle says)."""
-        return self.oracle(ctx, "home_open", self.ids(corp))
+    def b_home_spots(self, ctx: Ctx, corp: Any) -> Any:
+        """As GameBase.b_home_spots: where the company's home station may go now, on the map (outside the
+        model): where the title's map is a gap (no hexes), any places or none (an oracle); for a printed home
+        its city, one spot (the engine's none once its station stands there, a relegated company's placed at
+        setup, is not followed); for a home chosen when it floats, the open cities: whether there is any the
+        oracle `home_open` says (the validator reads the engine's answer), how many past that the list leaves
+        open (`SymList.beyond`)."""
+        m = self.m
+        elems: list[tuple[Any, Any]] = []
+        beyond: list[Any] = []
+        if not m.title.components("hex"):
+            # a title whose map is a gap (no hexes; its homes perhaps too): whether any place awaits the company's
+            # home station is the map's, the oracle `home_open` (none is one answer: the engine's without a map)
+            for c, cond in self.corp_of(ctx, corp):
+                some = self.oracle(ctx, "home_open", (c.id,))
+                elems.append((Opaque("a city of the map"), AND(cond, some)))
+                beyond.append(AND(cond, some))
+            return SymList(elems, beyond=OR(*beyond) if beyond else False)
+        for c, cond in self.corp_of(ctx, corp):
+            home = m.data[c].get("home")
+            ctx.shared.reads.add("corporation", f"{c.id}.home", home)
+            if home is None or not isinstance(home, str):
+                raise GapError(f"corporation {c.id} home", getattr(home, "reason", "not given"))
+            if home == "chosen_on_float":
+                some = self.oracle(ctx, "home_open", (c.id,))
+                elems.append((Opaque("an open city"), AND(cond, some)))
+                beyond.append(AND(cond, some))
+            else:
+                elems.append((Opaque("the home station"), cond))
+        return SymList(elems, beyond=OR(*beyond) if beyond else False)
 
     def b_draw_unstarted(self, ctx: Ctx, excluded: Any = ()) -> Any:
         """As GameBase.b_draw_unstarted: a random draw, so any corporation of the model that has not
@@ -423,13 +449,3 @@ class MapBuiltins:
             name = f"tokens:{c.id}"
             ctx.state[name] = IF(AND(ctx.path, cond), ctx.state[name] + 1, ctx.state[name])
             self.spend_declared(ctx, c, "free_token", cond)
-
-    def b_place_home_token(self, ctx: Ctx, corp: Any) -> None:
-        if not self.m.title.components("hex"):
-            return
-        for c, _ in self.corp_of(ctx, corp):
-            home = self.m.data[c].get("home")
-            ctx.shared.reads.add("corporation", f"{c.id}.home", home)
-            if home is None or not isinstance(home, str):
-                raise GapError(f"corporation {c.id} home", getattr(home, "reason", "not given"))
-        self.b_place_station(ctx, corp, Opaque("the home station"))

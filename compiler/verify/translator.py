@@ -907,8 +907,16 @@ class Translator(RoutineBindings):
         else:
             raise Unsupported(f"quantifier {e.kind}")
         if truth(domain.beyond) is not False:
-            # a range past the model's bound: any value the engine could find there
-            value = IF(domain.beyond, self.engines_answer(e, ctx, f"{e.kind}_beyond_bound", "a range past the bound"), value)
+            # a range past the model's bound: any value the engine could find there, but for an element held
+            # (the list held is a part of the engine's): `any` holds where one of them satisfies the body,
+            # `all` fails where one does not
+            answer = self.engines_answer(e, ctx, f"{e.kind}_beyond_bound", "a range past the bound")
+            if e.kind == "any":
+                value = OR(value, AND(domain.beyond, answer))
+            elif e.kind == "all":
+                value = AND(value, IMPLIES(domain.beyond, answer))
+            else:
+                value = IF(domain.beyond, answer, value)
         return value
 
     def filtered(self, e: s.Quantifier, ctx: Ctx) -> "SymList":

@@ -830,8 +830,8 @@ class Validator:
         corp_entity = game.entity("corporation", args[0])
         if name == "available":
             return bool(game.b_available(corp_entity))
-        if name == "home_open":
-            return bool(game.b_home_open(corp_entity))
+        if name == "home_open":  # (the model's b_home_spots: whether a city is open for a home chosen at float)
+            return bool(game.b_home_spots(corp_entity))
         return None
 
     def _evaluate(self, compiled: Any, guard_node: Any, post_nodes: dict[str, Any], env: dict[str, Any],
