@@ -47,6 +47,7 @@ from compiler.verify.verifier import (
     FOR_ANY_VALUE,
     Cache,
     TitleReport,
+    Verifier,
     render_report,
     select_titles,
     transitions_for,
@@ -580,6 +581,27 @@ def test_warm_plans_the_heaviest_transitions_first_and_shares_out_a_heavy_one():
     assert sorted(x for part in shared for x in part) == sorted(invariants)
     assert all(task[4] is None for task in tasks if task[1] != "found")
     assert all(task[4] is None for task in pool_module.plan(estimates, 1, 400.0, ()))
+
+
+def test_a_cold_plan_weighs_a_transition_by_its_ir_and_bindings(toy):
+    """`cold_estimate`, where no run's time is known: the IR nodes of the transition's routine and of
+    the routines it calls (each once), times the square root of its bindings; a runtime step counts
+    the library procedure it translates (take_over: take_presidency), not a fixed weight."""
+    from compiler.lang import syntax as s
+
+    title = select_titles(toy, None)[0]
+    verifier = Verifier(title)
+    by_name = {tn.name: tn for tn in verifier.transitions}
+    sell = by_name["sell_shares"]
+    own = sum(1 for _ in s.walk(sell.clause.decl.body))
+    nodes = pool_module.ir_nodes(title, [sell.clause.decl])
+    assert nodes > own  # (it calls the library's routines)
+    assert pool_module.cold_estimate(title, sell) == pytest.approx(
+        pool_module.SECONDS_PER_NODE * nodes * len(sell.bindings()) ** 0.5)
+    take = by_name["take_over"]
+    assert take.routines and pool_module.cold_estimate(title, take) == pytest.approx(
+        pool_module.SECONDS_PER_NODE * pool_module.ir_nodes(title, take.routines) * len(take.bindings()) ** 0.5)
+    assert pool_module.ir_nodes(title, take.routines) != pool_module.RUNTIME_NODES
 
 
 def test_checks_shared_out_by_invariant_give_the_results_of_one(toy, monkeypatch):
@@ -1445,3 +1467,20 @@ errata "A field naming a minor" of "1880 Romania" {
     statuses = {r.invariant: r.status for r in report.results if r.transition == "toy_par"}
     assert statuses["par_valid"] == "counterexample", statuses
     assert statuses["money_conserved"] == "proved", statuses
+
+
+def test_mul_keeps_a_product_of_a_term_and_a_tree_of_numerals_linear_and_makes_it_once():
+    """`MUL` of a term and a tree of numerals (a price) is the tree with the term distributed into it, a
+    linear term; asked again for the same two terms it gives the very term (`_MUL_MEMO`), which is the
+    one it makes afresh."""
+    from compiler.verify import terms
+
+    x, c, d = z3.Int("x"), z3.Bool("c"), z3.Bool("d")
+    price = z3.If(c, z3.IntVal(70), z3.If(d, z3.IntVal(60), z3.IntVal(0)))
+    terms._MUL_MEMO.clear()
+    first = terms.MUL(x, price)
+    assert first.eq(z3.If(c, x * 70, z3.If(d, x * 60, z3.IntVal(0))))
+    assert terms.MUL(x, price) is first and terms.MUL(price, x).eq(first)
+    terms._MUL_MEMO.clear()
+    assert terms.MUL(x, price).eq(first)
+    assert terms.MUL(x, z3.Int("y")).eq(x * z3.Int("y"))  # (no tree: the plain product)

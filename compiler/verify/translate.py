@@ -181,7 +181,8 @@ def runtime_transitions(tr: Translator) -> list[Transition]:
         takeover_cite,
         "a player holding more than the president takes the presidency, giving shares worth the president's "
         "certificate (the library's take_presidency)",
-        stable_hash("take_over/2", take.decl if take is not None else None), take_over_bindings, take_over))
+        stable_hash("take_over/2", take.decl if take is not None else None), take_over_bindings, take_over,
+        (take.decl,) if take is not None else ()))
 
     check = tr.title.get("procedure", "check_take_over")
     if m.prop_value("takeover_when") == "president_certificate_held" and check is not None:
@@ -199,7 +200,7 @@ def runtime_transitions(tr: Translator) -> list[Transition]:
             "check_take_over", "runtime", None, f"{operating}._check_takeovers, {check.decl.span}",
             _prop_cite(m, "takeover_when") or "runtime",
             "a corporation holding another's president's certificate takes it over (the library's take_over)",
-            "check_take_over/1", take_over_bindings, check_take_over))
+            "check_take_over/1", take_over_bindings, check_take_over, (check.decl,)))
 
     def single() -> list[Binding]:
         return [Binding(())]
@@ -229,7 +230,7 @@ def runtime_transitions(tr: Translator) -> list[Transition]:
         _prop_cite(m, "phase_change_timing") or "runtime",
         "the first train of a type is bought: older trains become obsolete or rust, the phase it begins starts "
         "(the library's on_first_train)",
-        "first_train/2", first_train_bindings, first_train))
+        "first_train/2", first_train_bindings, first_train, (on_first.decl,) if on_first is not None else ()))
 
     def sale_bindings() -> list[Binding]:
         return [Binding((("private", x), ("player", p))) for x in m.privates for p in m.players]
@@ -308,7 +309,7 @@ def runtime_transitions(tr: Translator) -> list[Transition]:
             "only Pass cards are left: each player pays for the companies he picked and takes them; a minor "
             "receives its treasury; the first stock round begins (the library's end_draft)",
             stable_hash("draft_ends/3", end_draft.decl if end_draft is not None else None, round_starts), single,
-            draft_ends))
+            draft_ends, ((end_draft.decl,) if end_draft is not None else ()) + tuple(round_starts)))
     return out
 
 
