@@ -10,16 +10,16 @@ from compiler.runtime.library import shared
 
 #: the rulespecs of the title's engines, each with a digest of its text
 SOURCES = {
-    "rulespecs/1800-three-player.rules": "4b1a2e319c7805f6",
+    "rulespecs/1800-three-player.rules": "8d4fde1bec5a4b11",
     "rulespecs/1800.rules": "fef78cf997e097b1",
-    "rulespecs/lib/18xx.rules": "efb9a5efef6dd45d",
+    "rulespecs/lib/18xx.rules": "3ad428c36515b776",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "efb9a5efef6dd45d",
+        "rulespecs/lib/18xx.rules": "3ad428c36515b776",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -359,25 +359,25 @@ RULES = _LIBRARY.rules(
         'action corporation_sell_shares': '§11.9',
         'action trade_company': '§12.3',
         'at action bankrupt': 'rulespecs/1800.rules:844',
-        'at action bid': 'rulespecs/lib/18xx.rules:1312',
+        'at action bid': 'rulespecs/lib/18xx.rules:1344',
         'at action buy_bond': 'rulespecs/1800.rules:734',
-        'at action buy_company': 'rulespecs/lib/18xx.rules:1299',
-        'at action buy_shares': 'rulespecs/lib/18xx.rules:1397',
-        'at action buy_train': 'rulespecs/lib/18xx.rules:1681',
+        'at action buy_company': 'rulespecs/lib/18xx.rules:1331',
+        'at action buy_shares': 'rulespecs/lib/18xx.rules:1429',
+        'at action buy_train': 'rulespecs/lib/18xx.rules:1713',
         'at action collect_bond': 'rulespecs/1800.rules:747',
         'at action contribute': 'rulespecs/1800.rules:834',
-        'at action corporation_buy_company': 'rulespecs/lib/18xx.rules:1524',
+        'at action corporation_buy_company': 'rulespecs/lib/18xx.rules:1556',
         'at action corporation_buy_shares': 'rulespecs/1800.rules:799',
         'at action corporation_sell_shares': 'rulespecs/1800.rules:783',
-        'at action discard_train': 'rulespecs/lib/18xx.rules:1757',
-        'at action dividend': 'rulespecs/lib/18xx.rules:1603',
-        'at action end_game': 'rulespecs/lib/18xx.rules:1895',
-        'at action lay_tile': 'rulespecs/lib/18xx.rules:1540',
-        'at action par': 'rulespecs/lib/18xx.rules:1335',
-        'at action pass': 'rulespecs/lib/18xx.rules:1516',
-        'at action place_token': 'rulespecs/lib/18xx.rules:1565',
-        'at action run_routes': 'rulespecs/lib/18xx.rules:1586',
-        'at action sell_shares': 'rulespecs/lib/18xx.rules:1443',
+        'at action discard_train': 'rulespecs/lib/18xx.rules:1789',
+        'at action dividend': 'rulespecs/lib/18xx.rules:1635',
+        'at action end_game': 'rulespecs/lib/18xx.rules:1927',
+        'at action lay_tile': 'rulespecs/lib/18xx.rules:1572',
+        'at action par': 'rulespecs/lib/18xx.rules:1367',
+        'at action pass': 'rulespecs/lib/18xx.rules:1548',
+        'at action place_token': 'rulespecs/lib/18xx.rules:1597',
+        'at action run_routes': 'rulespecs/lib/18xx.rules:1618',
+        'at action sell_shares': 'rulespecs/lib/18xx.rules:1475',
         'at action trade_company': 'rulespecs/1800.rules:770',
         'bond CS_bond': '§2',
         'bond DRGW_bond': '§2',
@@ -613,33 +613,33 @@ _LIBRARY.define(
 
 def a_buy_company(g, v_player, v_company, v_price):
     """Buy the private on sale (§6)"""
-    # at rulespecs/lib/18xx.rules:1300
+    # at rulespecs/lib/18xx.rules:1332
     if not (r_in_round(g, "stock")):
         raise IllegalAction(
-            "privates are sold in the stock round", rule="§6", at="rulespecs/lib/18xx.rules:1300"
+            "privates are sold in the stock round", rule="§6", at="rulespecs/lib/18xx.rules:1332"
         )
-    # at rulespecs/lib/18xx.rules:1301
+    # at rulespecs/lib/18xx.rules:1333
     if not (not g.state_has("in_auction")):
         raise IllegalAction(
             "the private is being auctioned among its bidders",
             rule="§6",
-            at="rulespecs/lib/18xx.rules:1301",
+            at="rulespecs/lib/18xx.rules:1333",
         )
-    # at rulespecs/lib/18xx.rules:1302
+    # at rulespecs/lib/18xx.rules:1334
     if not (r_private_on_sale(g) == v_company):
         raise IllegalAction(
             "privates are sold one at a time, in order",
             rule="§6",
-            at="rulespecs/lib/18xx.rules:1302",
+            at="rulespecs/lib/18xx.rules:1334",
         )
-    # at rulespecs/lib/18xx.rules:1303
+    # at rulespecs/lib/18xx.rules:1335
     if not (v_price == r_sale_price(g)):
         raise IllegalAction(
             "the private is sold at its current price",
             rule="§6",
-            at="rulespecs/lib/18xx.rules:1303",
+            at="rulespecs/lib/18xx.rules:1335",
         )
-    # at rulespecs/lib/18xx.rules:1304
+    # at rulespecs/lib/18xx.rules:1336
     if not (
         ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
         or (not ("privates" in g.param("cert_limit_counts")))
@@ -647,90 +647,90 @@ def a_buy_company(g, v_player, v_company, v_price):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule="§8.1",
-            at="rulespecs/lib/18xx.rules:1304",
+            at="rulespecs/lib/18xx.rules:1336",
         )
-    # at rulespecs/lib/18xx.rules:1306
+    # at rulespecs/lib/18xx.rules:1338
     if not (r_free_cash(g, v_player) >= v_price):
         raise IllegalAction(
             "not enough cash (money set aside for bids cannot be used)",
             rule="§6",
-            at="rulespecs/lib/18xx.rules:1306",
+            at="rulespecs/lib/18xx.rules:1338",
         )
-    # at rulespecs/lib/18xx.rules:1307
+    # at rulespecs/lib/18xx.rules:1339
     g.transfer(v_price, v_player, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1308
+    # at rulespecs/lib/18xx.rules:1340
     g.move(v_company, g.name("bank"), v_player)
-    # at rulespecs/lib/18xx.rules:1309
+    # at rulespecs/lib/18xx.rules:1341
     g.b_private_sold(v_player, v_company)
 
 
 def a_bid(g, v_player, v_company, v_price):
     """Bid for a private, or pick a company in a draft (a private or a minor) (§7)"""
-    # at rulespecs/lib/18xx.rules:1313
+    # at rulespecs/lib/18xx.rules:1345
     if r_in_round(g, "draft"):
-        # at rulespecs/lib/18xx.rules:1314
+        # at rulespecs/lib/18xx.rules:1346
         if not (g.b_in_draft_hand(v_company)):
             raise IllegalAction(
                 "the card is not among those drawn for this pick",
                 rule="§7",
-                at="rulespecs/lib/18xx.rules:1314",
+                at="rulespecs/lib/18xx.rules:1346",
             )
-        # at rulespecs/lib/18xx.rules:1315
+        # at rulespecs/lib/18xx.rules:1347
         if not (v_price == r_draft_price(g, v_company)):
             raise IllegalAction(
                 "a drafted company costs its current draft price",
                 rule="§7",
-                at="rulespecs/lib/18xx.rules:1315",
+                at="rulespecs/lib/18xx.rules:1347",
             )
-        # at rulespecs/lib/18xx.rules:1316
+        # at rulespecs/lib/18xx.rules:1348
         if not (r_free_cash(g, v_player) >= v_price):
             raise IllegalAction(
                 "not enough cash for this and the companies already picked",
                 rule="§7",
-                at="rulespecs/lib/18xx.rules:1316",
+                at="rulespecs/lib/18xx.rules:1348",
             )
-        # at rulespecs/lib/18xx.rules:1317
+        # at rulespecs/lib/18xx.rules:1349
         g.b_draft_pick(v_player, v_company)
     else:
-        # at rulespecs/lib/18xx.rules:1319
+        # at rulespecs/lib/18xx.rules:1351
         if not (g.param("private_sale_bidding")):
             raise IllegalAction(
                 "privates are sold at a fixed price; bidding is not in play",
                 rule="§6, §7",
-                at="rulespecs/lib/18xx.rules:1319",
+                at="rulespecs/lib/18xx.rules:1351",
             )
-        # at rulespecs/lib/18xx.rules:1320
+        # at rulespecs/lib/18xx.rules:1352
         if g.state_has("in_auction"):
-            # at rulespecs/lib/18xx.rules:1321
+            # at rulespecs/lib/18xx.rules:1353
             if not (v_company == r_auction_company(g)):
                 raise IllegalAction(
                     "the auction is for another private",
                     rule="§7",
-                    at="rulespecs/lib/18xx.rules:1321",
+                    at="rulespecs/lib/18xx.rules:1353",
                 )
-            # at rulespecs/lib/18xx.rules:1322
+            # at rulespecs/lib/18xx.rules:1354
             if not (v_price >= (r_highest_bid(g, v_company) + g.param("min_bid_raise"))):
                 raise IllegalAction(
                     "a raise is at least the minimum raise",
                     rule="§7",
-                    at="rulespecs/lib/18xx.rules:1322",
+                    at="rulespecs/lib/18xx.rules:1354",
                 )
-            # at rulespecs/lib/18xx.rules:1323
+            # at rulespecs/lib/18xx.rules:1355
             if not (r_free_cash(g, v_player) >= v_price):
                 raise IllegalAction(
-                    "not enough cash", rule="§7", at="rulespecs/lib/18xx.rules:1323"
+                    "not enough cash", rule="§7", at="rulespecs/lib/18xx.rules:1355"
                 )
-            # at rulespecs/lib/18xx.rules:1324
+            # at rulespecs/lib/18xx.rules:1356
             r_auction_bid(g, v_player, v_price)
         else:
-            # at rulespecs/lib/18xx.rules:1326
+            # at rulespecs/lib/18xx.rules:1358
             if not (r_in_round(g, "stock") and r_offered_later(g, v_company)):
                 raise IllegalAction(
                     "bids are for privates not yet offered",
                     rule="§7",
-                    at="rulespecs/lib/18xx.rules:1326",
+                    at="rulespecs/lib/18xx.rules:1358",
                 )
-            # at rulespecs/lib/18xx.rules:1327
+            # at rulespecs/lib/18xx.rules:1359
             if not (
                 (v_price >= (g.attr(v_company, "cost") + g.param("min_bid_raise")))
                 and (v_price >= (r_highest_bid(g, v_company) + g.param("min_bid_raise")))
@@ -738,178 +738,178 @@ def a_bid(g, v_player, v_company, v_price):
                 raise IllegalAction(
                     "a bid exceeds the face value and every other bid by at least the minimum raise",
                     rule="§7",
-                    at="rulespecs/lib/18xx.rules:1327",
+                    at="rulespecs/lib/18xx.rules:1359",
                 )
-            # at rulespecs/lib/18xx.rules:1329
+            # at rulespecs/lib/18xx.rules:1361
             if not (r_free_cash(g, v_player) >= v_price):
                 raise IllegalAction(
                     "not enough cash to set the bid aside",
                     rule="§7",
-                    at="rulespecs/lib/18xx.rules:1329",
+                    at="rulespecs/lib/18xx.rules:1361",
                 )
-            # at rulespecs/lib/18xx.rules:1330
+            # at rulespecs/lib/18xx.rules:1362
             r_place_bid(g, v_player, v_company, v_price)
 
 
 def a_par(g, v_player, v_corporation, v_price):
     """Start a corporation (§9.1)"""
-    # at rulespecs/lib/18xx.rules:1336
+    # at rulespecs/lib/18xx.rules:1368
     if not (r_in_round(g, "stock")):
         raise IllegalAction(
             "a corporation is started in a stock round",
             rule="§9.1",
-            at="rulespecs/lib/18xx.rules:1336",
+            at="rulespecs/lib/18xx.rules:1368",
         )
-    # at rulespecs/lib/18xx.rules:1337
+    # at rulespecs/lib/18xx.rules:1369
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule="§9.1",
-            at="rulespecs/lib/18xx.rules:1337",
+            at="rulespecs/lib/18xx.rules:1369",
         )
-    # at rulespecs/lib/18xx.rules:1338
+    # at rulespecs/lib/18xx.rules:1370
     if not (not r_started(g, v_corporation)):
         raise IllegalAction(
-            "the corporation is already started", rule="§9.1", at="rulespecs/lib/18xx.rules:1338"
+            "the corporation is already started", rule="§9.1", at="rulespecs/lib/18xx.rules:1370"
         )
-    # at rulespecs/lib/18xx.rules:1339
+    # at rulespecs/lib/18xx.rules:1371
     if not (not r_closed(g, v_corporation)):
         raise IllegalAction(
-            "the corporation is out of the game", rule="§9.1", at="rulespecs/lib/18xx.rules:1339"
+            "the corporation is out of the game", rule="§9.1", at="rulespecs/lib/18xx.rules:1371"
         )
-    # at rulespecs/lib/18xx.rules:1340
+    # at rulespecs/lib/18xx.rules:1372
     if not (v_price in r_par_prices(g, v_corporation)):
-        raise IllegalAction("not a par price", rule="§9.1", at="rulespecs/lib/18xx.rules:1340")
-    # at rulespecs/lib/18xx.rules:1341
+        raise IllegalAction("not a par price", rule="§9.1", at="rulespecs/lib/18xx.rules:1372")
+    # at rulespecs/lib/18xx.rules:1373
     v_cert = r_president_certificate(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:1342
+    # at rulespecs/lib/18xx.rules:1374
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule="§8.1",
-            at="rulespecs/lib/18xx.rules:1342",
+            at="rulespecs/lib/18xx.rules:1374",
         )
-    # at rulespecs/lib/18xx.rules:1343
+    # at rulespecs/lib/18xx.rules:1375
     if not (g.b_cash(v_player) >= (v_price * g.attr(v_cert, "shares"))):
-        raise IllegalAction("not enough cash", rule="§9.1", at="rulespecs/lib/18xx.rules:1343")
-    # at rulespecs/lib/18xx.rules:1344
-    g.b_set_par(v_corporation, v_price)
-    # at rulespecs/lib/18xx.rules:1345
+        raise IllegalAction("not enough cash", rule="§9.1", at="rulespecs/lib/18xx.rules:1375")
+    # at rulespecs/lib/18xx.rules:1376
+    r_set_par(g, v_corporation, v_price)
+    # at rulespecs/lib/18xx.rules:1377
     if g.param("home_token_at") == "par":
-        # at rulespecs/lib/18xx.rules:1345
+        # at rulespecs/lib/18xx.rules:1377
         g.b_place_home_token(v_corporation)
-    # at rulespecs/lib/18xx.rules:1346
+    # at rulespecs/lib/18xx.rules:1378
     g.transfer((v_price * g.attr(v_cert, "shares")), v_player, r_payee(g, v_corporation, "ipo"))
-    # at rulespecs/lib/18xx.rules:1347
+    # at rulespecs/lib/18xx.rules:1379
     g.transfer((v_price * r_bank_funded_shares(g, v_corporation)), g.name("bank"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1348
+    # at rulespecs/lib/18xx.rules:1380
     g.move(v_cert, r_ipo_of(g, v_corporation), v_player)
-    # at rulespecs/lib/18xx.rules:1349
+    # at rulespecs/lib/18xx.rules:1381
     g.state_set("bought_this_turn", (), True)
-    # at rulespecs/lib/18xx.rules:1350
+    # at rulespecs/lib/18xx.rules:1382
     g.b_bought(v_player, v_corporation)
 
 
 def a_buy_shares(g, v_player, v_corporation, v_source):
     """Buy one certificate (§5, §8.1)"""
-    # at rulespecs/lib/18xx.rules:1398
+    # at rulespecs/lib/18xx.rules:1430
     if not (r_in_round(g, "stock")):
         raise IllegalAction(
             "shares are bought in a stock round",
             rule="§5, §8.1",
-            at="rulespecs/lib/18xx.rules:1398",
+            at="rulespecs/lib/18xx.rules:1430",
         )
-    # at rulespecs/lib/18xx.rules:1399
+    # at rulespecs/lib/18xx.rules:1431
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule="§5, §8.1",
-            at="rulespecs/lib/18xx.rules:1399",
+            at="rulespecs/lib/18xx.rules:1431",
         )
-    # at rulespecs/lib/18xx.rules:1400
+    # at rulespecs/lib/18xx.rules:1432
     if not (r_started(g, v_corporation)):
         raise IllegalAction(
-            "the corporation is not started", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:1400"
+            "the corporation is not started", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:1432"
         )
-    # at rulespecs/lib/18xx.rules:1401
+    # at rulespecs/lib/18xx.rules:1433
     if not (not g.state_has("sold_this_round", v_player, v_corporation)):
         raise IllegalAction(
             "no buying back a corporation sold this round",
             rule="§5, §8.1",
-            at="rulespecs/lib/18xx.rules:1401",
+            at="rulespecs/lib/18xx.rules:1433",
         )
-    # at rulespecs/lib/18xx.rules:1402
+    # at rulespecs/lib/18xx.rules:1434
     v_cert = g.b_next_certificate(v_corporation, v_source)
-    # at rulespecs/lib/18xx.rules:1403
+    # at rulespecs/lib/18xx.rules:1435
     if not (v_cert != None):
         raise IllegalAction(
             "no certificate of the corporation there",
             rule="§5, §8.1",
-            at="rulespecs/lib/18xx.rules:1403",
+            at="rulespecs/lib/18xx.rules:1435",
         )
-    # at rulespecs/lib/18xx.rules:1404
+    # at rulespecs/lib/18xx.rules:1436
     if not (
         ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
-        or ("no_cert_limit" in g.b_zones(v_corporation))
+        or r_in_zone(g, v_corporation, "no_cert_limit")
     ):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule="§8.1",
-            at="rulespecs/lib/18xx.rules:1404",
+            at="rulespecs/lib/18xx.rules:1436",
         )
-    # at rulespecs/lib/18xx.rules:1406
+    # at rulespecs/lib/18xx.rules:1438
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
             <= g.param("holding_cap")
         )
-        or ("unlimited_holding" in g.b_zones(v_corporation))
+        or r_in_zone(g, v_corporation, "unlimited_holding")
     ):
         raise IllegalAction(
-            "the holding cap would be exceeded", rule="§8.1", at="rulespecs/lib/18xx.rules:1406"
+            "the holding cap would be exceeded", rule="§8.1", at="rulespecs/lib/18xx.rules:1438"
         )
-    # at rulespecs/lib/18xx.rules:1408
+    # at rulespecs/lib/18xx.rules:1440
     v_cost = r_share_cost(g, v_corporation, v_source) * g.attr(v_cert, "shares")
-    # at rulespecs/lib/18xx.rules:1409
+    # at rulespecs/lib/18xx.rules:1441
     if not (g.b_cash(v_player) >= v_cost):
-        raise IllegalAction("not enough cash", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:1409")
-    # at rulespecs/lib/18xx.rules:1410
+        raise IllegalAction("not enough cash", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:1441")
+    # at rulespecs/lib/18xx.rules:1442
     g.transfer(v_cost, v_player, r_payee(g, v_corporation, v_source))
-    # at rulespecs/lib/18xx.rules:1411
+    # at rulespecs/lib/18xx.rules:1443
     g.move(v_cert, v_source, v_player)
-    # at rulespecs/lib/18xx.rules:1412
+    # at rulespecs/lib/18xx.rules:1444
     g.state_set("bought_this_turn", (), True)
-    # at rulespecs/lib/18xx.rules:1413
+    # at rulespecs/lib/18xx.rules:1445
     g.b_bought(v_player, v_corporation)
 
 
 def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
     """Sell certificates to the pool (§5, §8.1)"""
-    # at rulespecs/lib/18xx.rules:1444
+    # at rulespecs/lib/18xx.rules:1476
     v_emergency = r_in_round(g, "operating") and r_emergency_seller(g, v_player)
-    # at rulespecs/lib/18xx.rules:1445
+    # at rulespecs/lib/18xx.rules:1477
     if not (r_in_round(g, "stock") or v_emergency):
         raise IllegalAction(
             "shares are sold in a stock round (or by a president raising money for a train)",
             rule="§5, §8.1",
-            at="rulespecs/lib/18xx.rules:1445",
+            at="rulespecs/lib/18xx.rules:1477",
         )
-    # at rulespecs/lib/18xx.rules:1446
+    # at rulespecs/lib/18xx.rules:1478
     if not (r_may_sell_now(g, v_player) or v_emergency):
         raise IllegalAction(
             "no selling after buying in this turn",
             rule="§5, §8.1",
-            at="rulespecs/lib/18xx.rules:1446",
+            at="rulespecs/lib/18xx.rules:1478",
         )
-    # at rulespecs/lib/18xx.rules:1447
+    # at rulespecs/lib/18xx.rules:1479
     if not (
         (r_len(g, v_shares) >= 1)
         and all((v_c in r_sellable(g, v_player, v_corporation)) for v_c in v_shares)
     ):
         raise IllegalAction(
-            "those certificates cannot be sold", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:1447"
+            "those certificates cannot be sold", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:1479"
         )
-    # at rulespecs/lib/18xx.rules:1449
+    # at rulespecs/lib/18xx.rules:1481
     if not (
         (
             (
@@ -938,37 +938,37 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "no selling in the first stock round (nor, where the title says so, of a corporation that has not operated, unless by its president)",
             rule="§8.1, §8.2.4",
-            at="rulespecs/lib/18xx.rules:1449",
+            at="rulespecs/lib/18xx.rules:1481",
         )
-    # at rulespecs/lib/18xx.rules:1454
+    # at rulespecs/lib/18xx.rules:1486
     v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
-    # at rulespecs/lib/18xx.rules:1455
+    # at rulespecs/lib/18xx.rules:1487
     if not (v_percent == v_percent_sold):
         raise IllegalAction(
             "the percent sold is that of the certificates named: a sale is never read as another",
             rule="§5, §8.1",
-            at="rulespecs/lib/18xx.rules:1455",
+            at="rulespecs/lib/18xx.rules:1487",
         )
-    # at rulespecs/lib/18xx.rules:1457
+    # at rulespecs/lib/18xx.rules:1489
     if not ((r_pool_percent(g, v_corporation) + v_percent_sold) <= g.param("pool_cap")):
         raise IllegalAction(
             "the bank pool would hold too much of the corporation",
             rule='assumed "the rulebook sets no limit on shares in the Bank Pool"',
-            at="rulespecs/lib/18xx.rules:1457",
+            at="rulespecs/lib/18xx.rules:1489",
         )
-    # at rulespecs/lib/18xx.rules:1459
+    # at rulespecs/lib/18xx.rules:1491
     if v_emergency and (not r_in_round(g, "stock")):
-        # at rulespecs/lib/18xx.rules:1460
+        # at rulespecs/lib/18xx.rules:1492
         r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold)
-    # at rulespecs/lib/18xx.rules:1462
+    # at rulespecs/lib/18xx.rules:1494
     g.transfer(((g.b_price(v_corporation) * v_percent_sold) // 10), g.name("bank"), v_player)
-    # at rulespecs/lib/18xx.rules:1463
+    # at rulespecs/lib/18xx.rules:1495
     for v_c in v_shares:
-        # at rulespecs/lib/18xx.rules:1464
+        # at rulespecs/lib/18xx.rules:1496
         g.move(v_c, v_player, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1466
+    # at rulespecs/lib/18xx.rules:1498
     r_price_drop_on_sale(g, v_player, v_corporation, v_shares, r_len(g, v_shares))
-    # at rulespecs/lib/18xx.rules:1467
+    # at rulespecs/lib/18xx.rules:1499
     g.state_set(
         "sold_this_round",
         (
@@ -977,15 +977,15 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         ),
         True,
     )
-    # at rulespecs/lib/18xx.rules:1468
+    # at rulespecs/lib/18xx.rules:1500
     g.state_set("sold_this_turn", (v_corporation,), True)
-    # at rulespecs/lib/18xx.rules:1469
+    # at rulespecs/lib/18xx.rules:1501
     g.b_check_president(v_corporation)
 
 
 def a_pass(g, v_entity):
     """Pass (§5, §10.2)"""
-    # at rulespecs/lib/18xx.rules:1517
+    # at rulespecs/lib/18xx.rules:1549
     if not (
         not (
             (r_in_round(g, "stock") and (g.b_certificates(v_entity) > g.param("cert_limit")))
@@ -995,178 +995,178 @@ def a_pass(g, v_entity):
         raise IllegalAction(
             "a player over the certificate limit must sell down to it first",
             rule="§8.1",
-            at="rulespecs/lib/18xx.rules:1517",
+            at="rulespecs/lib/18xx.rules:1549",
         )
-    # at rulespecs/lib/18xx.rules:1519
+    # at rulespecs/lib/18xx.rules:1551
     if not (not (g.param("must_own_train") and r_must_buy_train(g, v_entity))):
         raise IllegalAction(
             "a corporation without a train must buy one",
             rule="§11.11",
-            at="rulespecs/lib/18xx.rules:1519",
+            at="rulespecs/lib/18xx.rules:1551",
         )
-    # at rulespecs/lib/18xx.rules:1521
+    # at rulespecs/lib/18xx.rules:1553
     g.b_pass_turn(v_entity)
 
 
 def a_corporation_buy_company(g, v_corporation, v_company, v_price):
     """A corporation buys a private (§11.8)"""
-    # at rulespecs/lib/18xx.rules:1526
+    # at rulespecs/lib/18xx.rules:1558
     if not (r_in_round(g, "operating")):
         raise IllegalAction(
             "corporations buy privates during their operating turns",
             rule="§11.8",
-            at="rulespecs/lib/18xx.rules:1526",
+            at="rulespecs/lib/18xx.rules:1558",
         )
-    # at rulespecs/lib/18xx.rules:1527
+    # at rulespecs/lib/18xx.rules:1559
     if not (r_phase_at_least(g, g.param("private_purchase_from_phase"))):
         raise IllegalAction(
             "not yet in this phase",
             rule="§10.2, §12.3, Appendix B",
-            at="rulespecs/lib/18xx.rules:1527",
+            at="rulespecs/lib/18xx.rules:1559",
         )
-    # at rulespecs/lib/18xx.rules:1528
+    # at rulespecs/lib/18xx.rules:1560
     if not (not r_closed(g, v_company)):
         raise IllegalAction(
-            "the private is closed", rule="§11.8", at="rulespecs/lib/18xx.rules:1528"
+            "the private is closed", rule="§11.8", at="rulespecs/lib/18xx.rules:1560"
         )
-    # at rulespecs/lib/18xx.rules:1529
+    # at rulespecs/lib/18xx.rules:1561
     v_seller = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:1530
+    # at rulespecs/lib/18xx.rules:1562
     if not ((v_seller != v_corporation) and (v_seller != g.name("bank"))):
         raise IllegalAction(
-            "the private is not for sale", rule="§2", at="rulespecs/lib/18xx.rules:1530"
+            "the private is not for sale", rule="§2", at="rulespecs/lib/18xx.rules:1562"
         )
-    # at rulespecs/lib/18xx.rules:1531
+    # at rulespecs/lib/18xx.rules:1563
     if not (
         (v_price >= g.attr(v_company, "min_price")) and (v_price <= g.attr(v_company, "max_price"))
     ):
         raise IllegalAction(
-            "outside the private's price range", rule="§11.8", at="rulespecs/lib/18xx.rules:1531"
+            "outside the private's price range", rule="§11.8", at="rulespecs/lib/18xx.rules:1563"
         )
-    # at rulespecs/lib/18xx.rules:1532
+    # at rulespecs/lib/18xx.rules:1564
     if not (g.b_cash(v_corporation) >= v_price):
-        raise IllegalAction("not enough cash", rule="§11.8", at="rulespecs/lib/18xx.rules:1532")
-    # at rulespecs/lib/18xx.rules:1533
+        raise IllegalAction("not enough cash", rule="§11.8", at="rulespecs/lib/18xx.rules:1564")
+    # at rulespecs/lib/18xx.rules:1565
     g.transfer(
         v_price, v_corporation, (g.name("bank") if (v_seller == g.name("pool")) else v_seller)
     )
-    # at rulespecs/lib/18xx.rules:1534
+    # at rulespecs/lib/18xx.rules:1566
     g.move(v_company, v_seller, v_corporation)
-    # at rulespecs/lib/18xx.rules:1535
+    # at rulespecs/lib/18xx.rules:1567
     r_ability_sold(g, v_company)
 
 
 def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
     """Lay or upgrade a tile (§11.1)"""
-    # at rulespecs/lib/18xx.rules:1541
+    # at rulespecs/lib/18xx.rules:1573
     if not (r_in_step(g, v_corporation, "lay_tile")):
         raise IllegalAction(
             "tiles are laid at the start of a turn",
             rule="§11.1",
-            at="rulespecs/lib/18xx.rules:1541",
+            at="rulespecs/lib/18xx.rules:1573",
         )
-    # at rulespecs/lib/18xx.rules:1542
+    # at rulespecs/lib/18xx.rules:1574
     v_lay = g.b_check_lay(v_corporation, v_hex, v_tile, v_rotation)
-    # at rulespecs/lib/18xx.rules:1543
+    # at rulespecs/lib/18xx.rules:1575
     if not (g.b_cash(v_corporation) >= g.b_lay_cost(v_lay)):
         raise IllegalAction(
             "the company cannot pay the terrain cost",
             rule="§11.1",
-            at="rulespecs/lib/18xx.rules:1543",
+            at="rulespecs/lib/18xx.rules:1575",
         )
-    # at rulespecs/lib/18xx.rules:1544
+    # at rulespecs/lib/18xx.rules:1576
     g.transfer(g.b_lay_cost(v_lay), v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1545
+    # at rulespecs/lib/18xx.rules:1577
     g.b_lay(v_corporation, v_lay, v_tile)
 
 
 def a_place_token(g, v_corporation, v_city):
     """Place a station token (§11.2)"""
-    # at rulespecs/lib/18xx.rules:1566
+    # at rulespecs/lib/18xx.rules:1598
     if not (r_in_step(g, v_corporation, "place_token")):
         raise IllegalAction(
             "a station token is placed after laying track",
             rule="§11.2",
-            at="rulespecs/lib/18xx.rules:1566",
+            at="rulespecs/lib/18xx.rules:1598",
         )
-    # at rulespecs/lib/18xx.rules:1567
+    # at rulespecs/lib/18xx.rules:1599
     if not (r_tokens_left(g, v_corporation) > 0):
         raise IllegalAction(
             "the corporation has no station token left",
             rule="§11.2",
-            at="rulespecs/lib/18xx.rules:1567",
+            at="rulespecs/lib/18xx.rules:1599",
         )
-    # at rulespecs/lib/18xx.rules:1568
+    # at rulespecs/lib/18xx.rules:1600
     v_spot = g.b_check_token(v_corporation, v_city)
-    # at rulespecs/lib/18xx.rules:1569
+    # at rulespecs/lib/18xx.rules:1601
     v_cost = r_next_token_cost(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:1570
+    # at rulespecs/lib/18xx.rules:1602
     if not (g.b_cash(v_corporation) >= v_cost):
         raise IllegalAction(
-            "not enough cash for the token", rule="§11.2", at="rulespecs/lib/18xx.rules:1570"
+            "not enough cash for the token", rule="§11.2", at="rulespecs/lib/18xx.rules:1602"
         )
-    # at rulespecs/lib/18xx.rules:1571
+    # at rulespecs/lib/18xx.rules:1603
     g.transfer(v_cost, v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1572
+    # at rulespecs/lib/18xx.rules:1604
     g.b_place_station(v_corporation, v_spot)
-    # at rulespecs/lib/18xx.rules:1573
+    # at rulespecs/lib/18xx.rules:1605
     g.b_end_step(v_corporation)
 
 
 def a_run_routes(g, v_corporation, v_routes):
     """Run trains (§11.3, §11.4)"""
-    # at rulespecs/lib/18xx.rules:1587
+    # at rulespecs/lib/18xx.rules:1619
     if not (r_in_step(g, v_corporation, "run_routes")):
         raise IllegalAction(
             "trains run after track and tokens",
             rule="§11.3, §11.4",
-            at="rulespecs/lib/18xx.rules:1587",
+            at="rulespecs/lib/18xx.rules:1619",
         )
-    # at rulespecs/lib/18xx.rules:1588
+    # at rulespecs/lib/18xx.rules:1620
     r_set_revenue(g, v_corporation, g.b_route_revenue(v_corporation, v_routes))
-    # at rulespecs/lib/18xx.rules:1589
+    # at rulespecs/lib/18xx.rules:1621
     g.b_end_step(v_corporation)
 
 
 def a_dividend(g, v_corporation, v_kind):
     """Pay out, withhold or pay half (§11.5)"""
-    # at rulespecs/lib/18xx.rules:1604
+    # at rulespecs/lib/18xx.rules:1636
     if not (r_in_step(g, v_corporation, "dividend")):
         raise IllegalAction(
             "revenue is disposed of after the trains run",
             rule="§11.5",
-            at="rulespecs/lib/18xx.rules:1604",
+            at="rulespecs/lib/18xx.rules:1636",
         )
-    # at rulespecs/lib/18xx.rules:1605
+    # at rulespecs/lib/18xx.rules:1637
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
-            "the title does not allow that", rule="§11.5", at="rulespecs/lib/18xx.rules:1605"
+            "the title does not allow that", rule="§11.5", at="rulespecs/lib/18xx.rules:1637"
         )
-    # at rulespecs/lib/18xx.rules:1606
+    # at rulespecs/lib/18xx.rules:1638
     v_revenue = r_revenue(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:1607
+    # at rulespecs/lib/18xx.rules:1639
     v_paid = (
         v_revenue if (v_kind == "payout") else (r_half(g, v_revenue) if (v_kind == "half") else 0)
     )
-    # at rulespecs/lib/18xx.rules:1608
+    # at rulespecs/lib/18xx.rules:1640
     g.transfer((v_revenue - v_paid), g.name("bank"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1609
+    # at rulespecs/lib/18xx.rules:1641
     r_pay_dividends(g, v_corporation, v_paid)
-    # at rulespecs/lib/18xx.rules:1610
+    # at rulespecs/lib/18xx.rules:1642
     r_dividend_price_move(g, v_corporation, v_kind, v_paid)
-    # at rulespecs/lib/18xx.rules:1611
+    # at rulespecs/lib/18xx.rules:1643
     g.b_end_step(v_corporation)
 
 
 def r_pay_dividends(g, v_corporation, v_paid):
     """Pay each holding its share of the dividends (§11.5)"""
-    # at rulespecs/lib/18xx.rules:1625
+    # at rulespecs/lib/18xx.rules:1657
     for v_c in g.attr(v_corporation, "certificates"):
-        # at rulespecs/lib/18xx.rules:1626
+        # at rulespecs/lib/18xx.rules:1658
         v_holder = g.b_holder_of(v_c)
-        # at rulespecs/lib/18xx.rules:1627
+        # at rulespecs/lib/18xx.rules:1659
         if r_opens_holding(g, v_c) and (v_holder != g.name("scrap")):
-            # at rulespecs/lib/18xx.rules:1628
+            # at rulespecs/lib/18xx.rules:1660
             g.transfer(
                 r_pay_per_share(g, v_corporation, v_holder, v_paid),
                 g.name("bank"),
@@ -1189,197 +1189,197 @@ def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
 
 def a_buy_train(g, v_corporation, v_train, v_price, v_exchange):
     """Buy a train (§11.7)"""
-    # at rulespecs/lib/18xx.rules:1682
+    # at rulespecs/lib/18xx.rules:1714
     if not (r_in_step(g, v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought at the end of the turn",
             rule="§11.7",
-            at="rulespecs/lib/18xx.rules:1682",
+            at="rulespecs/lib/18xx.rules:1714",
         )
-    # at rulespecs/lib/18xx.rules:1683
+    # at rulespecs/lib/18xx.rules:1715
     if not (
         (v_exchange != None)
         or ((r_limit_trains(g, v_corporation) + 1) <= r_train_limit(g, v_corporation))
     ):
         raise IllegalAction(
-            "the train limit would be exceeded", rule="§11.7", at="rulespecs/lib/18xx.rules:1683"
+            "the train limit would be exceeded", rule="§11.7", at="rulespecs/lib/18xx.rules:1715"
         )
-    # at rulespecs/lib/18xx.rules:1684
+    # at rulespecs/lib/18xx.rules:1716
     v_seller = g.b_holder_of(v_train)
-    # at rulespecs/lib/18xx.rules:1685
+    # at rulespecs/lib/18xx.rules:1717
     if v_exchange != None:
-        # at rulespecs/lib/18xx.rules:1686
+        # at rulespecs/lib/18xx.rules:1718
         r_trade_in(g, v_corporation, v_train, v_price, v_exchange)
     elif v_seller == g.name("depot"):
-        # at rulespecs/lib/18xx.rules:1688
+        # at rulespecs/lib/18xx.rules:1720
         if not (v_train in g.b_available_trains()):
             raise IllegalAction(
-                "the bank sells trains in order", rule="§11.7", at="rulespecs/lib/18xx.rules:1688"
+                "the bank sells trains in order", rule="§11.7", at="rulespecs/lib/18xx.rules:1720"
             )
-        # at rulespecs/lib/18xx.rules:1689
+        # at rulespecs/lib/18xx.rules:1721
         if not (g.state_amount("bank_buys_this_turn") < g.param("bank_trains_per_turn")):
             raise IllegalAction(
                 "no more trains from the bank this turn",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1689",
+                at="rulespecs/lib/18xx.rules:1721",
             )
-        # at rulespecs/lib/18xx.rules:1690
+        # at rulespecs/lib/18xx.rules:1722
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the bank sells at the printed price",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1690",
+                at="rulespecs/lib/18xx.rules:1722",
             )
-        # at rulespecs/lib/18xx.rules:1691
+        # at rulespecs/lib/18xx.rules:1723
         r_forced_purchase_help(g, v_corporation, v_price)
-        # at rulespecs/lib/18xx.rules:1692
+        # at rulespecs/lib/18xx.rules:1724
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1692",
+                at="rulespecs/lib/18xx.rules:1724",
             )
-        # at rulespecs/lib/18xx.rules:1693
+        # at rulespecs/lib/18xx.rules:1725
         g.transfer(v_price, v_corporation, g.name("bank"))
-        # at rulespecs/lib/18xx.rules:1694
+        # at rulespecs/lib/18xx.rules:1726
         g.move(v_train, g.name("depot"), v_corporation)
-        # at rulespecs/lib/18xx.rules:1695
+        # at rulespecs/lib/18xx.rules:1727
         g.b_train_bought(v_corporation, v_train, True)
     elif v_seller == g.name("pool"):
-        # at rulespecs/lib/18xx.rules:1697
+        # at rulespecs/lib/18xx.rules:1729
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the bank pool sells trains at the printed price",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1697",
+                at="rulespecs/lib/18xx.rules:1729",
             )
-        # at rulespecs/lib/18xx.rules:1698
+        # at rulespecs/lib/18xx.rules:1730
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1698",
+                at="rulespecs/lib/18xx.rules:1730",
             )
-        # at rulespecs/lib/18xx.rules:1699
+        # at rulespecs/lib/18xx.rules:1731
         g.transfer(v_price, v_corporation, g.name("bank"))
-        # at rulespecs/lib/18xx.rules:1700
+        # at rulespecs/lib/18xx.rules:1732
         g.move(v_train, g.name("pool"), v_corporation)
-        # at rulespecs/lib/18xx.rules:1701
+        # at rulespecs/lib/18xx.rules:1733
         g.b_train_bought(v_corporation, v_train, False)
     else:
-        # at rulespecs/lib/18xx.rules:1703
+        # at rulespecs/lib/18xx.rules:1735
         if not (g.among("corporations", v_seller) and (v_seller != v_corporation)):
             raise IllegalAction(
                 "trains are bought from the bank or another corporation",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1703",
+                at="rulespecs/lib/18xx.rules:1735",
             )
-        # at rulespecs/lib/18xx.rules:1704
+        # at rulespecs/lib/18xx.rules:1736
         if not (r_may_buy_train_from(g, v_corporation, v_seller)):
             raise IllegalAction(
                 "the corporation may not buy a train from another corporation now",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1704",
+                at="rulespecs/lib/18xx.rules:1736",
             )
-        # at rulespecs/lib/18xx.rules:1705
+        # at rulespecs/lib/18xx.rules:1737
         if not (v_price >= g.param("min_train_price")):
             raise IllegalAction(
                 "below the least price for a train",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1705",
+                at="rulespecs/lib/18xx.rules:1737",
             )
-        # at rulespecs/lib/18xx.rules:1706
+        # at rulespecs/lib/18xx.rules:1738
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1706",
+                at="rulespecs/lib/18xx.rules:1738",
             )
-        # at rulespecs/lib/18xx.rules:1707
+        # at rulespecs/lib/18xx.rules:1739
         g.transfer(v_price, v_corporation, v_seller)
-        # at rulespecs/lib/18xx.rules:1708
+        # at rulespecs/lib/18xx.rules:1740
         g.move(v_train, v_seller, v_corporation)
-        # at rulespecs/lib/18xx.rules:1709
+        # at rulespecs/lib/18xx.rules:1741
         g.b_train_bought(v_corporation, v_train, False)
 
 
 def r_trade_in(g, v_corporation, v_train, v_price, v_exchange):
     """A train traded in for one the bank sells, at the discount the new train gives it (supplement from \"18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)\")"""
-    # at rulespecs/lib/18xx.rules:1744
+    # at rulespecs/lib/18xx.rules:1776
     if not ((g.b_holder_of(v_train) == g.name("depot")) and (v_train in g.b_available_trains())):
         raise IllegalAction(
             "a train is traded in only for one the bank sells now",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1744",
+            at="rulespecs/lib/18xx.rules:1776",
         )
-    # at rulespecs/lib/18xx.rules:1745
+    # at rulespecs/lib/18xx.rules:1777
     if not (g.b_holder_of(v_exchange) == v_corporation):
         raise IllegalAction(
             "the corporation trades in only a train it owns",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1745",
+            at="rulespecs/lib/18xx.rules:1777",
         )
-    # at rulespecs/lib/18xx.rules:1746
+    # at rulespecs/lib/18xx.rules:1778
     v_discount = r_trade_in_discount(g, v_train, v_exchange)
-    # at rulespecs/lib/18xx.rules:1747
+    # at rulespecs/lib/18xx.rules:1779
     if not (v_discount > 0):
         raise IllegalAction(
             "the new train takes no train of that type in trade",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1747",
+            at="rulespecs/lib/18xx.rules:1779",
         )
-    # at rulespecs/lib/18xx.rules:1748
+    # at rulespecs/lib/18xx.rules:1780
     if not (g.state_amount("bank_buys_this_turn") < g.param("bank_trains_per_turn")):
         raise IllegalAction(
             "no more trains from the bank this turn",
             rule="§11.7",
-            at="rulespecs/lib/18xx.rules:1748",
+            at="rulespecs/lib/18xx.rules:1780",
         )
-    # at rulespecs/lib/18xx.rules:1749
+    # at rulespecs/lib/18xx.rules:1781
     if not (v_price == (g.attr(v_train, "price") - v_discount)):
         raise IllegalAction(
             "a trade-in pays the printed price less the discount",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1749",
+            at="rulespecs/lib/18xx.rules:1781",
         )
-    # at rulespecs/lib/18xx.rules:1750
+    # at rulespecs/lib/18xx.rules:1782
     if not (g.b_cash(v_corporation) >= v_price):
         raise IllegalAction(
             "the corporation cannot pay for the train",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1750",
+            at="rulespecs/lib/18xx.rules:1782",
         )
-    # at rulespecs/lib/18xx.rules:1751
+    # at rulespecs/lib/18xx.rules:1783
     g.move(v_exchange, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1752
+    # at rulespecs/lib/18xx.rules:1784
     g.transfer(v_price, v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1753
+    # at rulespecs/lib/18xx.rules:1785
     g.move(v_train, g.name("depot"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1754
+    # at rulespecs/lib/18xx.rules:1786
     g.b_train_bought(v_corporation, v_train, True)
 
 
 def a_discard_train(g, v_corporation, v_train):
     """Discard a train over the train limit (§12.2, §12.6)"""
-    # at rulespecs/lib/18xx.rules:1758
+    # at rulespecs/lib/18xx.rules:1790
     if not (r_pending_decision(g, v_corporation, "discard_train")):
         raise IllegalAction(
             "only a corporation over the train limit discards",
             rule="§12.2, §12.6",
-            at="rulespecs/lib/18xx.rules:1758",
+            at="rulespecs/lib/18xx.rules:1790",
         )
-    # at rulespecs/lib/18xx.rules:1759
+    # at rulespecs/lib/18xx.rules:1791
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
             "the corporation does not own that train",
             rule="§12.2, §12.6",
-            at="rulespecs/lib/18xx.rules:1759",
+            at="rulespecs/lib/18xx.rules:1791",
         )
-    # at rulespecs/lib/18xx.rules:1760
+    # at rulespecs/lib/18xx.rules:1792
     g.move(v_train, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1761
+    # at rulespecs/lib/18xx.rules:1793
     if r_limit_trains(g, v_corporation) <= r_train_limit(g, v_corporation):
-        # at rulespecs/lib/18xx.rules:1762
+        # at rulespecs/lib/18xx.rules:1794
         r_resolve_decision(g, v_corporation, "discard_train")
 
 
@@ -1714,13 +1714,13 @@ def a_bankrupt(g, v_corporation):
 
 def q_buy_company(g, v_player):
     """The opening guards of buy_company that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1300
+    # at rulespecs/lib/18xx.rules:1332
     if not (r_in_round(g, "stock")):
         return "privates are sold in the stock round"
-    # at rulespecs/lib/18xx.rules:1301
+    # at rulespecs/lib/18xx.rules:1333
     if not (not g.state_has("in_auction")):
         return "the private is being auctioned among its bidders"
-    # at rulespecs/lib/18xx.rules:1304
+    # at rulespecs/lib/18xx.rules:1336
     if not (
         ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
         or (not ("privates" in g.param("cert_limit_counts")))
@@ -1730,25 +1730,25 @@ def q_buy_company(g, v_player):
 
 def q_corporation_buy_company(g, v_corporation):
     """The opening guards of corporation_buy_company that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1526
+    # at rulespecs/lib/18xx.rules:1558
     if not (r_in_round(g, "operating")):
         return "corporations buy privates during their operating turns"
-    # at rulespecs/lib/18xx.rules:1527
+    # at rulespecs/lib/18xx.rules:1559
     if not (r_phase_at_least(g, g.param("private_purchase_from_phase"))):
         return "not yet in this phase"
 
 
 def q_place_token(g, v_corporation):
     """The opening guards of place_token that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1566
+    # at rulespecs/lib/18xx.rules:1598
     if not (r_in_step(g, v_corporation, "place_token")):
         return "a station token is placed after laying track"
-    # at rulespecs/lib/18xx.rules:1567
+    # at rulespecs/lib/18xx.rules:1599
     if not (r_tokens_left(g, v_corporation) > 0):
         return "the corporation has no station token left"
-    # at rulespecs/lib/18xx.rules:1569
+    # at rulespecs/lib/18xx.rules:1601
     v_cost = r_next_token_cost(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:1570
+    # at rulespecs/lib/18xx.rules:1602
     if not (g.b_cash(v_corporation) >= v_cost):
         return "not enough cash for the token"
 
@@ -1829,68 +1829,68 @@ def q_contribute(g, v_corporation):
 
 def q2_buy_company(g, v_player, v_company):
     """The opening guards of buy_company that read only its entity and company (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1302
+    # at rulespecs/lib/18xx.rules:1334
     if not (r_private_on_sale(g) == v_company):
         return "privates are sold one at a time, in order"
 
 
 def qr_buy_company(g):
     """The opening guards of buy_company that read only the round (the listing round probe)"""
-    # at rulespecs/lib/18xx.rules:1300
+    # at rulespecs/lib/18xx.rules:1332
     if not (r_in_round(g, "stock")):
         raise IllegalAction(
-            "privates are sold in the stock round", rule="§6", at="rulespecs/lib/18xx.rules:1300"
+            "privates are sold in the stock round", rule="§6", at="rulespecs/lib/18xx.rules:1332"
         )
 
 
 def qr_par(g):
     """The opening guards of par that read only the round (the listing round probe)"""
-    # at rulespecs/lib/18xx.rules:1336
+    # at rulespecs/lib/18xx.rules:1368
     if not (r_in_round(g, "stock")):
         raise IllegalAction(
             "a corporation is started in a stock round",
             rule="§9.1",
-            at="rulespecs/lib/18xx.rules:1336",
+            at="rulespecs/lib/18xx.rules:1368",
         )
 
 
 def qr_buy_shares(g):
     """The opening guards of buy_shares that read only the round (the listing round probe)"""
-    # at rulespecs/lib/18xx.rules:1398
+    # at rulespecs/lib/18xx.rules:1430
     if not (r_in_round(g, "stock")):
         raise IllegalAction(
             "shares are bought in a stock round",
             rule="§5, §8.1",
-            at="rulespecs/lib/18xx.rules:1398",
+            at="rulespecs/lib/18xx.rules:1430",
         )
 
 
 def q2_corporation_buy_company(g, v_corporation, v_company):
     """The opening guards of corporation_buy_company that read only its entity and company (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1528
+    # at rulespecs/lib/18xx.rules:1560
     if not (not r_closed(g, v_company)):
         return "the private is closed"
-    # at rulespecs/lib/18xx.rules:1529
+    # at rulespecs/lib/18xx.rules:1561
     v_seller = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:1530
+    # at rulespecs/lib/18xx.rules:1562
     if not ((v_seller != v_corporation) and (v_seller != g.name("bank"))):
         return "the private is not for sale"
 
 
 def qr_corporation_buy_company(g):
     """The opening guards of corporation_buy_company that read only the round (the listing round probe)"""
-    # at rulespecs/lib/18xx.rules:1526
+    # at rulespecs/lib/18xx.rules:1558
     if not (r_in_round(g, "operating")):
         raise IllegalAction(
             "corporations buy privates during their operating turns",
             rule="§11.8",
-            at="rulespecs/lib/18xx.rules:1526",
+            at="rulespecs/lib/18xx.rules:1558",
         )
 
 
 def qb2_corporation_buy_company(g, v_corporation, v_company):
     """The opening guards of corporation_buy_company that read more than its entity and company, judged by a lower bound (the listing bound probe)"""
-    # at rulespecs/lib/18xx.rules:1532
+    # at rulespecs/lib/18xx.rules:1564
     if not (g.b_cash(v_corporation) >= g.attr(v_company, "min_price")):
         return "not enough cash"
 

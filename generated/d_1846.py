@@ -13,14 +13,14 @@ SOURCES = {
     "rulespecs/1846-18xx-games.rules": "dd19e73e8a240dfc",
     "rulespecs/1846-two-player.rules": "b0a94a765163a34f",
     "rulespecs/1846.rules": "7bd5f5a5cc059eb1",
-    "rulespecs/lib/18xx.rules": "efb9a5efef6dd45d",
+    "rulespecs/lib/18xx.rules": "3ad428c36515b776",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "efb9a5efef6dd45d",
+        "rulespecs/lib/18xx.rules": "3ad428c36515b776",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -415,24 +415,24 @@ RULES = _LIBRARY.rules(
         'action place_token': '§"Placing Station Tokens"',
         'at action assign': 'rulespecs/1846.rules:1504',
         'at action bankrupt': 'rulespecs/1846.rules:1472',
-        'at action bid': 'rulespecs/lib/18xx.rules:1312',
-        'at action buy_shares': 'rulespecs/lib/18xx.rules:1397',
-        'at action buy_train': 'rulespecs/lib/18xx.rules:1681',
+        'at action bid': 'rulespecs/lib/18xx.rules:1344',
+        'at action buy_shares': 'rulespecs/lib/18xx.rules:1429',
+        'at action buy_train': 'rulespecs/lib/18xx.rules:1713',
         'at action company_lay_tile': 'rulespecs/1846.rules:1529',
         'at action company_place_token': 'rulespecs/1846.rules:1539',
         'at action contribute': 'rulespecs/1846.rules:1460',
         'at action corporation_buy_company': 'rulespecs/1846.rules:1278',
         'at action corporation_buy_shares': 'rulespecs/1846.rules:1441',
         'at action corporation_sell_shares': 'rulespecs/1846.rules:1371',
-        'at action discard_train': 'rulespecs/lib/18xx.rules:1757',
-        'at action dividend': 'rulespecs/lib/18xx.rules:1603',
-        'at action end_game': 'rulespecs/lib/18xx.rules:1895',
-        'at action lay_tile': 'rulespecs/lib/18xx.rules:1540',
-        'at action par': 'rulespecs/lib/18xx.rules:1335',
+        'at action discard_train': 'rulespecs/lib/18xx.rules:1789',
+        'at action dividend': 'rulespecs/lib/18xx.rules:1635',
+        'at action end_game': 'rulespecs/lib/18xx.rules:1927',
+        'at action lay_tile': 'rulespecs/lib/18xx.rules:1572',
+        'at action par': 'rulespecs/lib/18xx.rules:1367',
         'at action pass': 'rulespecs/1846.rules:1260',
         'at action place_token': 'rulespecs/1846.rules:1549',
-        'at action run_routes': 'rulespecs/lib/18xx.rules:1586',
-        'at action sell_shares': 'rulespecs/lib/18xx.rules:1443',
+        'at action run_routes': 'rulespecs/lib/18xx.rules:1618',
+        'at action sell_shares': 'rulespecs/lib/18xx.rules:1475',
         'bankruptcy player_bankrupt': '§"Bankruptcy"',
         'cite action bid': '§"Private Company Draft"',
         'cite action buy_shares': '§"Stock Round"',
@@ -739,20 +739,20 @@ def r_emergency_seller(g, v_player):
 
 def r_ability_window(g, v_company, v_key):
     """ability_window(X, \"key\"): refused unless X's ability of that key may be used now, by its owner, phases and timing (its counts are use_ability's) (library '18xx' procedure ability_window)"""
-    # at rulespecs/lib/18xx.rules:1070
+    # at rulespecs/lib/18xx.rules:1102
     v_ability = g.item(
         [v_a for v_a in g.attr(v_company, "abilities") if (g.attr(v_a, "key") == v_key)], 0
     )
-    # at rulespecs/lib/18xx.rules:1071
+    # at rulespecs/lib/18xx.rules:1103
     v_holder = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:1072
+    # at rulespecs/lib/18xx.rules:1104
     if not (not r_closed(g, v_company)):
         raise IllegalAction(
             "the private is closed",
             rule="library '18xx' procedure ability_window",
-            at="rulespecs/lib/18xx.rules:1072",
+            at="rulespecs/lib/18xx.rules:1104",
         )
-    # at rulespecs/lib/18xx.rules:1073
+    # at rulespecs/lib/18xx.rules:1105
     if not (
         (
             (g.attr(v_ability, "owner") == None)
@@ -763,9 +763,9 @@ def r_ability_window(g, v_company, v_key):
         raise IllegalAction(
             "the private's ability is its owner's only while the owner is of the ability's owner kind",
             rule='§"Setup"',
-            at="rulespecs/lib/18xx.rules:1073",
+            at="rulespecs/lib/18xx.rules:1105",
         )
-    # at rulespecs/lib/18xx.rules:1076
+    # at rulespecs/lib/18xx.rules:1108
     if not (
         (g.attr(v_ability, "from_phase") == None)
         or r_phase_at_least(g, g.attr(v_ability, "from_phase"))
@@ -773,9 +773,9 @@ def r_ability_window(g, v_company, v_key):
         raise IllegalAction(
             "the private's ability is used from a later phase (from_phase)",
             rule="library '18xx' procedure ability_window",
-            at="rulespecs/lib/18xx.rules:1076",
+            at="rulespecs/lib/18xx.rules:1108",
         )
-    # at rulespecs/lib/18xx.rules:1078
+    # at rulespecs/lib/18xx.rules:1110
     if not (
         (g.attr(v_ability, "removed_on") == None)
         or (not r_phase_at_least(g, g.attr(v_ability, "removed_on")))
@@ -783,18 +783,18 @@ def r_ability_window(g, v_company, v_key):
         raise IllegalAction(
             "the private's ability ended with the start of a phase (removed_on)",
             rule="library '18xx' procedure ability_window",
-            at="rulespecs/lib/18xx.rules:1078",
+            at="rulespecs/lib/18xx.rules:1110",
         )
-    # at rulespecs/lib/18xx.rules:1080
+    # at rulespecs/lib/18xx.rules:1112
     if g.attr(v_ability, "when") == "stock_turn":
-        # at rulespecs/lib/18xx.rules:1081
+        # at rulespecs/lib/18xx.rules:1113
         if not (
             (r_in_round(g, "stock") and g.among("players", v_holder)) and r_acting(g, v_holder)
         ):
             raise IllegalAction(
                 "the private's ability is used in its owner's turn of a stock round",
                 rule='§"Setup"',
-                at="rulespecs/lib/18xx.rules:1081",
+                at="rulespecs/lib/18xx.rules:1113",
             )
     elif (g.attr(v_ability, "when") == "operating_turn") or (
         (
@@ -805,7 +805,7 @@ def r_ability_window(g, v_company, v_key):
         )
         and g.among("corporations", v_holder)
     ):
-        # at rulespecs/lib/18xx.rules:1086
+        # at rulespecs/lib/18xx.rules:1118
         if not (
             r_in_round(g, "operating")
             and (
@@ -822,95 +822,95 @@ def r_ability_window(g, v_company, v_key):
             raise IllegalAction(
                 "the private's ability is used in the operating turn of its owner or of a company its owner directs",
                 rule="library '18xx' procedure ability_window",
-                at="rulespecs/lib/18xx.rules:1086",
+                at="rulespecs/lib/18xx.rules:1118",
             )
     elif g.attr(v_ability, "when") == "any_time":
-        # at rulespecs/lib/18xx.rules:1091
+        # at rulespecs/lib/18xx.rules:1123
         if not (r_in_round(g, "stock") or r_in_round(g, "operating")):
             raise IllegalAction(
                 "the private's ability is used at any time of a stock or an operating round",
                 rule="library '18xx' procedure ability_window",
-                at="rulespecs/lib/18xx.rules:1091",
+                at="rulespecs/lib/18xx.rules:1123",
             )
     elif (g.attr(v_ability, "when") == "sold") or (g.attr(v_ability, "when") == "phase_start"):
-        # at rulespecs/lib/18xx.rules:1094
+        # at rulespecs/lib/18xx.rules:1126
         if not (r_pending_decision(g, v_company, g.attr(v_ability, "decision"))):
             raise IllegalAction(
                 "the private's ability is used once, as the decision it owes on its sale or as its phase begins",
                 rule="library '18xx' procedure ability_window",
-                at="rulespecs/lib/18xx.rules:1094",
+                at="rulespecs/lib/18xx.rules:1126",
             )
 
 
 def a_bid(g, v_player, v_company, v_price):
     """Bid for a private, or pick a company in a draft (a private or a minor) (§\"Private Company Draft\")"""
-    # at rulespecs/lib/18xx.rules:1313
+    # at rulespecs/lib/18xx.rules:1345
     if r_in_round(g, "draft"):
-        # at rulespecs/lib/18xx.rules:1314
+        # at rulespecs/lib/18xx.rules:1346
         if not (g.b_in_draft_hand(v_company)):
             raise IllegalAction(
                 "the card is not among those drawn for this pick",
                 rule='§"Private Company Draft"',
-                at="rulespecs/lib/18xx.rules:1314",
+                at="rulespecs/lib/18xx.rules:1346",
             )
-        # at rulespecs/lib/18xx.rules:1315
+        # at rulespecs/lib/18xx.rules:1347
         if not (v_price == r_draft_price(g, v_company)):
             raise IllegalAction(
                 "a drafted company costs its current draft price",
                 rule='§"Private Company Draft"',
-                at="rulespecs/lib/18xx.rules:1315",
+                at="rulespecs/lib/18xx.rules:1347",
             )
-        # at rulespecs/lib/18xx.rules:1316
+        # at rulespecs/lib/18xx.rules:1348
         if not (r_free_cash(g, v_player) >= v_price):
             raise IllegalAction(
                 "not enough cash for this and the companies already picked",
                 rule='§"Private Company Draft"',
-                at="rulespecs/lib/18xx.rules:1316",
+                at="rulespecs/lib/18xx.rules:1348",
             )
-        # at rulespecs/lib/18xx.rules:1317
+        # at rulespecs/lib/18xx.rules:1349
         g.b_draft_pick(v_player, v_company)
     else:
-        # at rulespecs/lib/18xx.rules:1319
+        # at rulespecs/lib/18xx.rules:1351
         if not (g.param("private_sale_bidding")):
             raise IllegalAction(
                 "privates are sold at a fixed price; bidding is not in play",
                 rule='§"Private Company Draft"',
-                at="rulespecs/lib/18xx.rules:1319",
+                at="rulespecs/lib/18xx.rules:1351",
             )
-        # at rulespecs/lib/18xx.rules:1320
+        # at rulespecs/lib/18xx.rules:1352
         if g.state_has("in_auction"):
-            # at rulespecs/lib/18xx.rules:1321
+            # at rulespecs/lib/18xx.rules:1353
             if not (v_company == r_auction_company(g)):
                 raise IllegalAction(
                     "the auction is for another private",
                     rule='§"Private Company Draft"',
-                    at="rulespecs/lib/18xx.rules:1321",
+                    at="rulespecs/lib/18xx.rules:1353",
                 )
-            # at rulespecs/lib/18xx.rules:1322
+            # at rulespecs/lib/18xx.rules:1354
             if not (v_price >= (r_highest_bid(g, v_company) + g.param("min_bid_raise"))):
                 raise IllegalAction(
                     "a raise is at least the minimum raise",
                     rule='§"Private Company Draft"',
-                    at="rulespecs/lib/18xx.rules:1322",
+                    at="rulespecs/lib/18xx.rules:1354",
                 )
-            # at rulespecs/lib/18xx.rules:1323
+            # at rulespecs/lib/18xx.rules:1355
             if not (r_free_cash(g, v_player) >= v_price):
                 raise IllegalAction(
                     "not enough cash",
                     rule='§"Private Company Draft"',
-                    at="rulespecs/lib/18xx.rules:1323",
+                    at="rulespecs/lib/18xx.rules:1355",
                 )
-            # at rulespecs/lib/18xx.rules:1324
+            # at rulespecs/lib/18xx.rules:1356
             r_auction_bid(g, v_player, v_price)
         else:
-            # at rulespecs/lib/18xx.rules:1326
+            # at rulespecs/lib/18xx.rules:1358
             if not (r_in_round(g, "stock") and r_offered_later(g, v_company)):
                 raise IllegalAction(
                     "bids are for privates not yet offered",
                     rule='§"Private Company Draft"',
-                    at="rulespecs/lib/18xx.rules:1326",
+                    at="rulespecs/lib/18xx.rules:1358",
                 )
-            # at rulespecs/lib/18xx.rules:1327
+            # at rulespecs/lib/18xx.rules:1359
             if not (
                 (v_price >= (g.attr(v_company, "cost") + g.param("min_bid_raise")))
                 and (v_price >= (r_highest_bid(g, v_company) + g.param("min_bid_raise")))
@@ -918,91 +918,91 @@ def a_bid(g, v_player, v_company, v_price):
                 raise IllegalAction(
                     "a bid exceeds the face value and every other bid by at least the minimum raise",
                     rule='§"Private Company Draft"',
-                    at="rulespecs/lib/18xx.rules:1327",
+                    at="rulespecs/lib/18xx.rules:1359",
                 )
-            # at rulespecs/lib/18xx.rules:1329
+            # at rulespecs/lib/18xx.rules:1361
             if not (r_free_cash(g, v_player) >= v_price):
                 raise IllegalAction(
                     "not enough cash to set the bid aside",
                     rule='§"Private Company Draft"',
-                    at="rulespecs/lib/18xx.rules:1329",
+                    at="rulespecs/lib/18xx.rules:1361",
                 )
-            # at rulespecs/lib/18xx.rules:1330
+            # at rulespecs/lib/18xx.rules:1362
             r_place_bid(g, v_player, v_company, v_price)
 
 
 def a_par(g, v_player, v_corporation, v_price):
     """Start a corporation (§\"Stock Round\", §\"Corporations\")"""
-    # at rulespecs/lib/18xx.rules:1336
+    # at rulespecs/lib/18xx.rules:1368
     if not (r_in_round(g, "stock")):
         raise IllegalAction(
             "a corporation is started in a stock round",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:1336",
+            at="rulespecs/lib/18xx.rules:1368",
         )
-    # at rulespecs/lib/18xx.rules:1337
+    # at rulespecs/lib/18xx.rules:1369
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:1337",
+            at="rulespecs/lib/18xx.rules:1369",
         )
-    # at rulespecs/lib/18xx.rules:1338
+    # at rulespecs/lib/18xx.rules:1370
     if not (not r_started(g, v_corporation)):
         raise IllegalAction(
             "the corporation is already started",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:1338",
+            at="rulespecs/lib/18xx.rules:1370",
         )
-    # at rulespecs/lib/18xx.rules:1339
+    # at rulespecs/lib/18xx.rules:1371
     if not (not r_closed(g, v_corporation)):
         raise IllegalAction(
             "the corporation is out of the game",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:1339",
+            at="rulespecs/lib/18xx.rules:1371",
         )
-    # at rulespecs/lib/18xx.rules:1340
+    # at rulespecs/lib/18xx.rules:1372
     if not (v_price in r_par_prices(g, v_corporation)):
         raise IllegalAction(
-            "not a par price", rule='§"Stock Market"', at="rulespecs/lib/18xx.rules:1340"
+            "not a par price", rule='§"Stock Market"', at="rulespecs/lib/18xx.rules:1372"
         )
-    # at rulespecs/lib/18xx.rules:1341
+    # at rulespecs/lib/18xx.rules:1373
     v_cert = r_president_certificate(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:1342
+    # at rulespecs/lib/18xx.rules:1374
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule='§"Certificate Limits"',
-            at="rulespecs/lib/18xx.rules:1342",
+            at="rulespecs/lib/18xx.rules:1374",
         )
-    # at rulespecs/lib/18xx.rules:1343
+    # at rulespecs/lib/18xx.rules:1375
     if not (g.b_cash(v_player) >= (v_price * g.attr(v_cert, "shares"))):
         raise IllegalAction(
             "not enough cash",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:1343",
+            at="rulespecs/lib/18xx.rules:1375",
         )
-    # at rulespecs/lib/18xx.rules:1344
-    g.b_set_par(v_corporation, v_price)
-    # at rulespecs/lib/18xx.rules:1345
+    # at rulespecs/lib/18xx.rules:1376
+    r_set_par(g, v_corporation, v_price)
+    # at rulespecs/lib/18xx.rules:1377
     if g.param("home_token_at") == "par":
-        # at rulespecs/lib/18xx.rules:1345
+        # at rulespecs/lib/18xx.rules:1377
         g.b_place_home_token(v_corporation)
-    # at rulespecs/lib/18xx.rules:1346
+    # at rulespecs/lib/18xx.rules:1378
     g.transfer((v_price * g.attr(v_cert, "shares")), v_player, r_payee(g, v_corporation, "ipo"))
-    # at rulespecs/lib/18xx.rules:1347
+    # at rulespecs/lib/18xx.rules:1379
     g.transfer((v_price * r_bank_funded_shares(g, v_corporation)), g.name("bank"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1348
+    # at rulespecs/lib/18xx.rules:1380
     g.move(v_cert, r_ipo_of(g, v_corporation), v_player)
-    # at rulespecs/lib/18xx.rules:1349
+    # at rulespecs/lib/18xx.rules:1381
     g.state_set("bought_this_turn", (), True)
-    # at rulespecs/lib/18xx.rules:1350
+    # at rulespecs/lib/18xx.rules:1382
     g.b_bought(v_player, v_corporation)
 
 
 def r_sellable(g, v_player, v_corporation):
     """sellable(P, C): the certificates of C that P may sell now (library '18xx' function sellable)"""
-    # at rulespecs/lib/18xx.rules:1389
+    # at rulespecs/lib/18xx.rules:1421
     return [
         v_c
         for v_c in r_held_certificates(g, v_player, v_corporation)
@@ -1040,102 +1040,102 @@ def r_sellable(g, v_player, v_corporation):
 
 def a_buy_shares(g, v_player, v_corporation, v_source):
     """Buy one certificate (§\"Stock Round\")"""
-    # at rulespecs/lib/18xx.rules:1398
+    # at rulespecs/lib/18xx.rules:1430
     if not (r_in_round(g, "stock")):
         raise IllegalAction(
             "shares are bought in a stock round",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1398",
+            at="rulespecs/lib/18xx.rules:1430",
         )
-    # at rulespecs/lib/18xx.rules:1399
+    # at rulespecs/lib/18xx.rules:1431
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1399",
+            at="rulespecs/lib/18xx.rules:1431",
         )
-    # at rulespecs/lib/18xx.rules:1400
+    # at rulespecs/lib/18xx.rules:1432
     if not (r_started(g, v_corporation)):
         raise IllegalAction(
             "the corporation is not started",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1400",
+            at="rulespecs/lib/18xx.rules:1432",
         )
-    # at rulespecs/lib/18xx.rules:1401
+    # at rulespecs/lib/18xx.rules:1433
     if not (not g.state_has("sold_this_round", v_player, v_corporation)):
         raise IllegalAction(
             "no buying back a corporation sold this round",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1401",
+            at="rulespecs/lib/18xx.rules:1433",
         )
-    # at rulespecs/lib/18xx.rules:1402
+    # at rulespecs/lib/18xx.rules:1434
     v_cert = g.b_next_certificate(v_corporation, v_source)
-    # at rulespecs/lib/18xx.rules:1403
+    # at rulespecs/lib/18xx.rules:1435
     if not (v_cert != None):
         raise IllegalAction(
             "no certificate of the corporation there",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1403",
+            at="rulespecs/lib/18xx.rules:1435",
         )
-    # at rulespecs/lib/18xx.rules:1404
+    # at rulespecs/lib/18xx.rules:1436
     if not (
         ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
-        or ("no_cert_limit" in g.b_zones(v_corporation))
+        or r_in_zone(g, v_corporation, "no_cert_limit")
     ):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule='§"Certificate Limits"',
-            at="rulespecs/lib/18xx.rules:1404",
+            at="rulespecs/lib/18xx.rules:1436",
         )
-    # at rulespecs/lib/18xx.rules:1406
+    # at rulespecs/lib/18xx.rules:1438
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
             <= g.param("holding_cap")
         )
-        or ("unlimited_holding" in g.b_zones(v_corporation))
+        or r_in_zone(g, v_corporation, "unlimited_holding")
     ):
         raise IllegalAction(
             "the holding cap would be exceeded",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1406",
+            at="rulespecs/lib/18xx.rules:1438",
         )
-    # at rulespecs/lib/18xx.rules:1408
+    # at rulespecs/lib/18xx.rules:1440
     v_cost = r_share_cost(g, v_corporation, v_source) * g.attr(v_cert, "shares")
-    # at rulespecs/lib/18xx.rules:1409
+    # at rulespecs/lib/18xx.rules:1441
     if not (g.b_cash(v_player) >= v_cost):
         raise IllegalAction(
-            "not enough cash", rule='§"Stock Round"', at="rulespecs/lib/18xx.rules:1409"
+            "not enough cash", rule='§"Stock Round"', at="rulespecs/lib/18xx.rules:1441"
         )
-    # at rulespecs/lib/18xx.rules:1410
+    # at rulespecs/lib/18xx.rules:1442
     g.transfer(v_cost, v_player, r_payee(g, v_corporation, v_source))
-    # at rulespecs/lib/18xx.rules:1411
+    # at rulespecs/lib/18xx.rules:1443
     g.move(v_cert, v_source, v_player)
-    # at rulespecs/lib/18xx.rules:1412
+    # at rulespecs/lib/18xx.rules:1444
     g.state_set("bought_this_turn", (), True)
-    # at rulespecs/lib/18xx.rules:1413
+    # at rulespecs/lib/18xx.rules:1445
     g.b_bought(v_player, v_corporation)
 
 
 def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
     """Sell certificates to the pool (§\"Stock Round\", §\"Emergency Money Raising\")"""
-    # at rulespecs/lib/18xx.rules:1444
+    # at rulespecs/lib/18xx.rules:1476
     v_emergency = r_in_round(g, "operating") and r_emergency_seller(g, v_player)
-    # at rulespecs/lib/18xx.rules:1445
+    # at rulespecs/lib/18xx.rules:1477
     if not (r_in_round(g, "stock") or v_emergency):
         raise IllegalAction(
             "shares are sold in a stock round (or by a president raising money for a train)",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1445",
+            at="rulespecs/lib/18xx.rules:1477",
         )
-    # at rulespecs/lib/18xx.rules:1446
+    # at rulespecs/lib/18xx.rules:1478
     if not (r_may_sell_now(g, v_player) or v_emergency):
         raise IllegalAction(
             "no selling after buying in this turn",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1446",
+            at="rulespecs/lib/18xx.rules:1478",
         )
-    # at rulespecs/lib/18xx.rules:1447
+    # at rulespecs/lib/18xx.rules:1479
     if not (
         (r_len(g, v_shares) >= 1)
         and all((v_c in r_sellable(g, v_player, v_corporation)) for v_c in v_shares)
@@ -1143,9 +1143,9 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "those certificates cannot be sold",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1447",
+            at="rulespecs/lib/18xx.rules:1479",
         )
-    # at rulespecs/lib/18xx.rules:1449
+    # at rulespecs/lib/18xx.rules:1481
     if not (
         (
             (
@@ -1174,37 +1174,37 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "no selling in the first stock round (nor, where the title says so, of a corporation that has not operated, unless by its president)",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1449",
+            at="rulespecs/lib/18xx.rules:1481",
         )
-    # at rulespecs/lib/18xx.rules:1454
+    # at rulespecs/lib/18xx.rules:1486
     v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
-    # at rulespecs/lib/18xx.rules:1455
+    # at rulespecs/lib/18xx.rules:1487
     if not (v_percent == v_percent_sold):
         raise IllegalAction(
             "the percent sold is that of the certificates named: a sale is never read as another",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1455",
+            at="rulespecs/lib/18xx.rules:1487",
         )
-    # at rulespecs/lib/18xx.rules:1457
+    # at rulespecs/lib/18xx.rules:1489
     if not ((r_pool_percent(g, v_corporation) + v_percent_sold) <= g.param("pool_cap")):
         raise IllegalAction(
             "the bank pool would hold too much of the corporation",
             rule='§"Stock Market"',
-            at="rulespecs/lib/18xx.rules:1457",
+            at="rulespecs/lib/18xx.rules:1489",
         )
-    # at rulespecs/lib/18xx.rules:1459
+    # at rulespecs/lib/18xx.rules:1491
     if v_emergency and (not r_in_round(g, "stock")):
-        # at rulespecs/lib/18xx.rules:1460
+        # at rulespecs/lib/18xx.rules:1492
         r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold)
-    # at rulespecs/lib/18xx.rules:1462
+    # at rulespecs/lib/18xx.rules:1494
     g.transfer(((g.b_price(v_corporation) * v_percent_sold) // 10), g.name("bank"), v_player)
-    # at rulespecs/lib/18xx.rules:1463
+    # at rulespecs/lib/18xx.rules:1495
     for v_c in v_shares:
-        # at rulespecs/lib/18xx.rules:1464
+        # at rulespecs/lib/18xx.rules:1496
         g.move(v_c, v_player, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1466
+    # at rulespecs/lib/18xx.rules:1498
     r_price_drop_on_sale(g, v_player, v_corporation, v_shares, r_len(g, v_shares))
-    # at rulespecs/lib/18xx.rules:1467
+    # at rulespecs/lib/18xx.rules:1499
     g.state_set(
         "sold_this_round",
         (
@@ -1213,9 +1213,9 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         ),
         True,
     )
-    # at rulespecs/lib/18xx.rules:1468
+    # at rulespecs/lib/18xx.rules:1500
     g.state_set("sold_this_turn", (v_corporation,), True)
-    # at rulespecs/lib/18xx.rules:1469
+    # at rulespecs/lib/18xx.rules:1501
     g.b_check_president(v_corporation)
 
 
@@ -1331,25 +1331,25 @@ def a_corporation_buy_company(g, v_corporation, v_company, v_price):
 
 def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
     """Lay or upgrade a tile (§\"Laying Track\")"""
-    # at rulespecs/lib/18xx.rules:1541
+    # at rulespecs/lib/18xx.rules:1573
     if not (r_in_step(g, v_corporation, "lay_tile")):
         raise IllegalAction(
             "tiles are laid at the start of a turn",
             rule='§"Laying Track"',
-            at="rulespecs/lib/18xx.rules:1541",
+            at="rulespecs/lib/18xx.rules:1573",
         )
-    # at rulespecs/lib/18xx.rules:1542
+    # at rulespecs/lib/18xx.rules:1574
     v_lay = g.b_check_lay(v_corporation, v_hex, v_tile, v_rotation)
-    # at rulespecs/lib/18xx.rules:1543
+    # at rulespecs/lib/18xx.rules:1575
     if not (g.b_cash(v_corporation) >= g.b_lay_cost(v_lay)):
         raise IllegalAction(
             "the company cannot pay the terrain cost",
             rule='§"Laying Track"',
-            at="rulespecs/lib/18xx.rules:1543",
+            at="rulespecs/lib/18xx.rules:1575",
         )
-    # at rulespecs/lib/18xx.rules:1544
+    # at rulespecs/lib/18xx.rules:1576
     g.transfer(g.b_lay_cost(v_lay), v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1545
+    # at rulespecs/lib/18xx.rules:1577
     g.b_lay(v_corporation, v_lay, v_tile)
 
 
@@ -1415,14 +1415,14 @@ def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
 
 def a_buy_train(g, v_corporation, v_train, v_price, v_exchange):
     """Buy a train (§\"Buying Trains\")"""
-    # at rulespecs/lib/18xx.rules:1682
+    # at rulespecs/lib/18xx.rules:1714
     if not (r_in_step(g, v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought at the end of the turn",
             rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:1682",
+            at="rulespecs/lib/18xx.rules:1714",
         )
-    # at rulespecs/lib/18xx.rules:1683
+    # at rulespecs/lib/18xx.rules:1715
     if not (
         (v_exchange != None)
         or ((r_limit_trains(g, v_corporation) + 1) <= r_train_limit(g, v_corporation))
@@ -1430,123 +1430,123 @@ def a_buy_train(g, v_corporation, v_train, v_price, v_exchange):
         raise IllegalAction(
             "the train limit would be exceeded",
             rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:1683",
+            at="rulespecs/lib/18xx.rules:1715",
         )
-    # at rulespecs/lib/18xx.rules:1684
+    # at rulespecs/lib/18xx.rules:1716
     v_seller = g.b_holder_of(v_train)
-    # at rulespecs/lib/18xx.rules:1685
+    # at rulespecs/lib/18xx.rules:1717
     if v_exchange != None:
-        # at rulespecs/lib/18xx.rules:1686
+        # at rulespecs/lib/18xx.rules:1718
         r_trade_in(g, v_corporation, v_train, v_price, v_exchange)
     elif v_seller == g.name("depot"):
-        # at rulespecs/lib/18xx.rules:1688
+        # at rulespecs/lib/18xx.rules:1720
         if not (v_train in g.b_available_trains()):
             raise IllegalAction(
                 "the bank sells trains in order",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1688",
+                at="rulespecs/lib/18xx.rules:1720",
             )
-        # at rulespecs/lib/18xx.rules:1689
+        # at rulespecs/lib/18xx.rules:1721
         if not (g.state_amount("bank_buys_this_turn") < g.param("bank_trains_per_turn")):
             raise IllegalAction(
                 "no more trains from the bank this turn",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1689",
+                at="rulespecs/lib/18xx.rules:1721",
             )
-        # at rulespecs/lib/18xx.rules:1690
+        # at rulespecs/lib/18xx.rules:1722
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the bank sells at the printed price",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1690",
+                at="rulespecs/lib/18xx.rules:1722",
             )
-        # at rulespecs/lib/18xx.rules:1691
+        # at rulespecs/lib/18xx.rules:1723
         r_forced_purchase_help(g, v_corporation, v_price)
-        # at rulespecs/lib/18xx.rules:1692
+        # at rulespecs/lib/18xx.rules:1724
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1692",
+                at="rulespecs/lib/18xx.rules:1724",
             )
-        # at rulespecs/lib/18xx.rules:1693
+        # at rulespecs/lib/18xx.rules:1725
         g.transfer(v_price, v_corporation, g.name("bank"))
-        # at rulespecs/lib/18xx.rules:1694
+        # at rulespecs/lib/18xx.rules:1726
         g.move(v_train, g.name("depot"), v_corporation)
-        # at rulespecs/lib/18xx.rules:1695
+        # at rulespecs/lib/18xx.rules:1727
         g.b_train_bought(v_corporation, v_train, True)
     elif v_seller == g.name("pool"):
-        # at rulespecs/lib/18xx.rules:1697
+        # at rulespecs/lib/18xx.rules:1729
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the bank pool sells trains at the printed price",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1697",
+                at="rulespecs/lib/18xx.rules:1729",
             )
-        # at rulespecs/lib/18xx.rules:1698
+        # at rulespecs/lib/18xx.rules:1730
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1698",
+                at="rulespecs/lib/18xx.rules:1730",
             )
-        # at rulespecs/lib/18xx.rules:1699
+        # at rulespecs/lib/18xx.rules:1731
         g.transfer(v_price, v_corporation, g.name("bank"))
-        # at rulespecs/lib/18xx.rules:1700
+        # at rulespecs/lib/18xx.rules:1732
         g.move(v_train, g.name("pool"), v_corporation)
-        # at rulespecs/lib/18xx.rules:1701
+        # at rulespecs/lib/18xx.rules:1733
         g.b_train_bought(v_corporation, v_train, False)
     else:
-        # at rulespecs/lib/18xx.rules:1703
+        # at rulespecs/lib/18xx.rules:1735
         if not (g.among("corporations", v_seller) and (v_seller != v_corporation)):
             raise IllegalAction(
                 "trains are bought from the bank or another corporation",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1703",
+                at="rulespecs/lib/18xx.rules:1735",
             )
-        # at rulespecs/lib/18xx.rules:1704
+        # at rulespecs/lib/18xx.rules:1736
         if not (r_may_buy_train_from(g, v_corporation, v_seller)):
             raise IllegalAction(
                 "the corporation may not buy a train from another corporation now",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1704",
+                at="rulespecs/lib/18xx.rules:1736",
             )
-        # at rulespecs/lib/18xx.rules:1705
+        # at rulespecs/lib/18xx.rules:1737
         if not (v_price >= g.param("min_train_price")):
             raise IllegalAction(
                 "below the least price for a train",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1705",
+                at="rulespecs/lib/18xx.rules:1737",
             )
-        # at rulespecs/lib/18xx.rules:1706
+        # at rulespecs/lib/18xx.rules:1738
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1706",
+                at="rulespecs/lib/18xx.rules:1738",
             )
-        # at rulespecs/lib/18xx.rules:1707
+        # at rulespecs/lib/18xx.rules:1739
         g.transfer(v_price, v_corporation, v_seller)
-        # at rulespecs/lib/18xx.rules:1708
+        # at rulespecs/lib/18xx.rules:1740
         g.move(v_train, v_seller, v_corporation)
-        # at rulespecs/lib/18xx.rules:1709
+        # at rulespecs/lib/18xx.rules:1741
         g.b_train_bought(v_corporation, v_train, False)
 
 
 def r_exchange_for_share(g, v_company, v_cert):
     """A private exchanged for a certificate of a corporation, from its IPO or the bank pool (supplement from \"18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)\")"""
-    # at rulespecs/lib/18xx.rules:1721
+    # at rulespecs/lib/18xx.rules:1753
     v_player = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:1722
+    # at rulespecs/lib/18xx.rules:1754
     v_corporation = g.attr(v_cert, "corporation")
-    # at rulespecs/lib/18xx.rules:1723
+    # at rulespecs/lib/18xx.rules:1755
     if not (g.among("players", v_player)):
         raise IllegalAction(
             "only a player exchanges a private for a share",
             rule='§"Setup"',
-            at="rulespecs/lib/18xx.rules:1723",
+            at="rulespecs/lib/18xx.rules:1755",
         )
-    # at rulespecs/lib/18xx.rules:1724
+    # at rulespecs/lib/18xx.rules:1756
     if not (
         (g.b_holder_of(v_cert) == g.name("pool"))
         or (g.b_holder_of(v_cert) == r_ipo_of(g, v_corporation))
@@ -1554,42 +1554,42 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the share comes from the corporation's IPO or the bank pool",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1724",
+            at="rulespecs/lib/18xx.rules:1756",
         )
-    # at rulespecs/lib/18xx.rules:1726
+    # at rulespecs/lib/18xx.rules:1758
     if not (r_started(g, v_corporation)):
         raise IllegalAction(
             "a share of a corporation that has started",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1726",
+            at="rulespecs/lib/18xx.rules:1758",
         )
-    # at rulespecs/lib/18xx.rules:1727
+    # at rulespecs/lib/18xx.rules:1759
     if not (r_private_on_sale(g) == None):
         raise IllegalAction(
             "no share changes hands while the privates are on sale",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1727",
+            at="rulespecs/lib/18xx.rules:1759",
         )
-    # at rulespecs/lib/18xx.rules:1728
+    # at rulespecs/lib/18xx.rules:1760
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
             <= g.param("holding_cap")
         )
-        or ("unlimited_holding" in g.b_zones(v_corporation))
+        or r_in_zone(g, v_corporation, "unlimited_holding")
     ):
         raise IllegalAction(
             "the holding cap would be exceeded",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1728",
+            at="rulespecs/lib/18xx.rules:1760",
         )
-    # at rulespecs/lib/18xx.rules:1730
+    # at rulespecs/lib/18xx.rules:1762
     g.move(v_cert, g.b_holder_of(v_cert), v_player)
-    # at rulespecs/lib/18xx.rules:1731
+    # at rulespecs/lib/18xx.rules:1763
     r_close_private(g, v_company)
-    # at rulespecs/lib/18xx.rules:1732
+    # at rulespecs/lib/18xx.rules:1764
     g.b_check_float(v_corporation)
-    # at rulespecs/lib/18xx.rules:1733
+    # at rulespecs/lib/18xx.rules:1765
     g.b_check_president(v_corporation)
 
 
@@ -1604,14 +1604,14 @@ def r_may_buy_train_from(g, v_corporation, v_seller):
 
 def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
     """What limits a president's sale to pay for a train: the title's emergency_ properties (§\"Emergency Money Raising\")"""
-    # at rulespecs/lib/18xx.rules:1774
+    # at rulespecs/lib/18xx.rules:1806
     if not (g.param("emergency_president_sells")):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1774",
+            at="rulespecs/lib/18xx.rules:1806",
         )
-    # at rulespecs/lib/18xx.rules:1776
+    # at rulespecs/lib/18xx.rules:1808
     if not (
         (
             (
@@ -1652,9 +1652,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule='§"Emergency Money Raising", §"Setup", §"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:1776",
+            at="rulespecs/lib/18xx.rules:1808",
         )
-    # at rulespecs/lib/18xx.rules:1782
+    # at rulespecs/lib/18xx.rules:1814
     if not (
         (g.param("emergency_sale_minimum") == None)
         or (
@@ -1665,9 +1665,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1782",
+            at="rulespecs/lib/18xx.rules:1814",
         )
-    # at rulespecs/lib/18xx.rules:1784
+    # at rulespecs/lib/18xx.rules:1816
     r_emergency_sale_noted(g, v_player, v_corporation)
 
 
@@ -2250,12 +2250,12 @@ def q_company_place_token(g, v_company):
 
 def qr_par(g):
     """The opening guards of par that read only the round (the listing round probe)"""
-    # at rulespecs/lib/18xx.rules:1336
+    # at rulespecs/lib/18xx.rules:1368
     if not (r_in_round(g, "stock")):
         raise IllegalAction(
             "a corporation is started in a stock round",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:1336",
+            at="rulespecs/lib/18xx.rules:1368",
         )
 
 
@@ -2342,17 +2342,17 @@ def qr_company_place_token(g):
 
 def t_end_stock_round(g, *_rest):
     """At the end of a stock round, sold-out corporations rise"""
-    # at rulespecs/lib/18xx.rules:2031
+    # at rulespecs/lib/18xx.rules:2063
     for v_c in g.b_market_order():
-        # at rulespecs/lib/18xx.rules:2032
+        # at rulespecs/lib/18xx.rules:2064
         if g.param("sold_out_rise") and r_sold_out(g, v_c):
-            # at rulespecs/lib/18xx.rules:2033
+            # at rulespecs/lib/18xx.rules:2065
             r_market_move(g, v_c, "up")
-        # at rulespecs/lib/18xx.rules:2035
+        # at rulespecs/lib/18xx.rules:2067
         if (g.param("pool_drop_at_round_end") and (not r_closed(g, v_c))) and (
             r_pool_percent(g, v_c) > 0
         ):
-            # at rulespecs/lib/18xx.rules:2036
+            # at rulespecs/lib/18xx.rules:2068
             r_market_move(g, v_c, "down")
 
 

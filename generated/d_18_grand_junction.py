@@ -10,16 +10,16 @@ from compiler.runtime.library import shared
 
 #: the rulespecs of the title's engines, each with a digest of its text
 SOURCES = {
-    "rulespecs/18-grand-junction.rules": "fa2bb981ba301f57",
+    "rulespecs/18-grand-junction.rules": "596ad41cae320295",
     "rulespecs/1846.rules": "7bd5f5a5cc059eb1",
-    "rulespecs/lib/18xx.rules": "efb9a5efef6dd45d",
+    "rulespecs/lib/18xx.rules": "3ad428c36515b776",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "efb9a5efef6dd45d",
+        "rulespecs/lib/18xx.rules": "3ad428c36515b776",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -375,22 +375,22 @@ RULES = _LIBRARY.rules(
         'action top_up_revenue': '§"Abraham Donaldson"',
         'action use_ability': '§"Using the Company Presidents"',
         'at action bankrupt': 'rulespecs/1846.rules:1472',
-        'at action buy_shares': 'rulespecs/lib/18xx.rules:1397',
+        'at action buy_shares': 'rulespecs/lib/18xx.rules:1429',
         'at action choose_turn': 'rulespecs/18-grand-junction.rules:926',
         'at action contribute': 'rulespecs/1846.rules:1460',
         'at action corporation_assign': 'rulespecs/18-grand-junction.rules:939',
         'at action corporation_buy_shares': 'rulespecs/18-grand-junction.rules:964',
         'at action corporation_sell_shares': 'rulespecs/18-grand-junction.rules:999',
-        'at action discard_train': 'rulespecs/lib/18xx.rules:1757',
-        'at action dividend': 'rulespecs/lib/18xx.rules:1603',
-        'at action end_game': 'rulespecs/lib/18xx.rules:1895',
+        'at action discard_train': 'rulespecs/lib/18xx.rules:1789',
+        'at action dividend': 'rulespecs/lib/18xx.rules:1635',
+        'at action end_game': 'rulespecs/lib/18xx.rules:1927',
         'at action lay_tile': 'rulespecs/18-grand-junction.rules:502',
         'at action par': 'rulespecs/18-grand-junction.rules:457',
         'at action pass': 'rulespecs/1846.rules:1260',
         'at action place_token': 'rulespecs/18-grand-junction.rules:483',
-        'at action run_routes': 'rulespecs/lib/18xx.rules:1586',
+        'at action run_routes': 'rulespecs/lib/18xx.rules:1618',
         'at action select_president': 'rulespecs/18-grand-junction.rules:792',
-        'at action sell_shares': 'rulespecs/lib/18xx.rules:1443',
+        'at action sell_shares': 'rulespecs/lib/18xx.rules:1475',
         'at action top_up_revenue': 'rulespecs/18-grand-junction.rules:872',
         'at action use_ability': 'rulespecs/18-grand-junction.rules:822',
         'bankruptcy player_bankrupt': '§"Bankruptcy"',
@@ -731,7 +731,7 @@ def a_par(g, v_player, v_corporation, v_price):
             at="rulespecs/18-grand-junction.rules:470",
         )
     # at rulespecs/18-grand-junction.rules:471
-    g.b_set_par(v_corporation, v_price)
+    r_set_par(g, v_corporation, v_price)
     # at rulespecs/18-grand-junction.rules:472
     g.transfer(
         (v_price * g.attr(v_cert, "shares")), v_player, r_payee(g, v_corporation, "treasury")
@@ -746,7 +746,7 @@ def a_par(g, v_player, v_corporation, v_price):
 
 def r_sellable(g, v_player, v_corporation):
     """sellable(P, C): the certificates of C that P may sell now (library '18xx' function sellable)"""
-    # at rulespecs/lib/18xx.rules:1389
+    # at rulespecs/lib/18xx.rules:1421
     return [
         v_c
         for v_c in r_held_certificates(g, v_player, v_corporation)
@@ -784,23 +784,23 @@ def r_sellable(g, v_player, v_corporation):
 
 def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
     """Sell certificates to the pool (§\"Stock Round\", §\"Emergency Money Raising\")"""
-    # at rulespecs/lib/18xx.rules:1444
+    # at rulespecs/lib/18xx.rules:1476
     v_emergency = r_in_round(g, "operating") and r_emergency_seller(g, v_player)
-    # at rulespecs/lib/18xx.rules:1445
+    # at rulespecs/lib/18xx.rules:1477
     if not (r_in_round(g, "stock") or v_emergency):
         raise IllegalAction(
             "shares are sold in a stock round (or by a president raising money for a train)",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1445",
+            at="rulespecs/lib/18xx.rules:1477",
         )
-    # at rulespecs/lib/18xx.rules:1446
+    # at rulespecs/lib/18xx.rules:1478
     if not (r_may_sell_now(g, v_player) or v_emergency):
         raise IllegalAction(
             "no selling after buying in this turn",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1446",
+            at="rulespecs/lib/18xx.rules:1478",
         )
-    # at rulespecs/lib/18xx.rules:1447
+    # at rulespecs/lib/18xx.rules:1479
     if not (
         (r_len(g, v_shares) >= 1)
         and all((v_c in r_sellable(g, v_player, v_corporation)) for v_c in v_shares)
@@ -808,9 +808,9 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "those certificates cannot be sold",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1447",
+            at="rulespecs/lib/18xx.rules:1479",
         )
-    # at rulespecs/lib/18xx.rules:1449
+    # at rulespecs/lib/18xx.rules:1481
     if not (
         (
             (
@@ -839,37 +839,37 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "no selling in the first stock round (nor, where the title says so, of a corporation that has not operated, unless by its president)",
             rule='§"Initial Stock Round"',
-            at="rulespecs/lib/18xx.rules:1449",
+            at="rulespecs/lib/18xx.rules:1481",
         )
-    # at rulespecs/lib/18xx.rules:1454
+    # at rulespecs/lib/18xx.rules:1486
     v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
-    # at rulespecs/lib/18xx.rules:1455
+    # at rulespecs/lib/18xx.rules:1487
     if not (v_percent == v_percent_sold):
         raise IllegalAction(
             "the percent sold is that of the certificates named: a sale is never read as another",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1455",
+            at="rulespecs/lib/18xx.rules:1487",
         )
-    # at rulespecs/lib/18xx.rules:1457
+    # at rulespecs/lib/18xx.rules:1489
     if not ((r_pool_percent(g, v_corporation) + v_percent_sold) <= g.param("pool_cap")):
         raise IllegalAction(
             "the bank pool would hold too much of the corporation",
             rule='§"Stock Market"',
-            at="rulespecs/lib/18xx.rules:1457",
+            at="rulespecs/lib/18xx.rules:1489",
         )
-    # at rulespecs/lib/18xx.rules:1459
+    # at rulespecs/lib/18xx.rules:1491
     if v_emergency and (not r_in_round(g, "stock")):
-        # at rulespecs/lib/18xx.rules:1460
+        # at rulespecs/lib/18xx.rules:1492
         r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold)
-    # at rulespecs/lib/18xx.rules:1462
+    # at rulespecs/lib/18xx.rules:1494
     g.transfer(((g.b_price(v_corporation) * v_percent_sold) // 10), g.name("bank"), v_player)
-    # at rulespecs/lib/18xx.rules:1463
+    # at rulespecs/lib/18xx.rules:1495
     for v_c in v_shares:
-        # at rulespecs/lib/18xx.rules:1464
+        # at rulespecs/lib/18xx.rules:1496
         g.move(v_c, v_player, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1466
+    # at rulespecs/lib/18xx.rules:1498
     r_price_drop_on_sale(g, v_player, v_corporation, v_shares, r_len(g, v_shares))
-    # at rulespecs/lib/18xx.rules:1467
+    # at rulespecs/lib/18xx.rules:1499
     g.state_set(
         "sold_this_round",
         (
@@ -878,9 +878,9 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         ),
         True,
     )
-    # at rulespecs/lib/18xx.rules:1468
+    # at rulespecs/lib/18xx.rules:1500
     g.state_set("sold_this_turn", (v_corporation,), True)
-    # at rulespecs/lib/18xx.rules:1469
+    # at rulespecs/lib/18xx.rules:1501
     g.b_check_president(v_corporation)
 
 
@@ -1057,48 +1057,48 @@ def r_emergency_sale_noted(g, v_player, v_corporation):
 
 def r_close_corporation(g, v_corporation):
     """close_corporation(C): C closes: its certificates leave the game, its cash goes to the bank, its trains leave the game, its privates close, its stations leave the map (but those a take-over's owner still chooses among, which leave when the choice is over) (library '18xx' procedure close_corporation)"""
-    # at rulespecs/lib/18xx.rules:2237
+    # at rulespecs/lib/18xx.rules:2269
     g.set_attr(v_corporation, "closed", True)
-    # at rulespecs/lib/18xx.rules:2238
+    # at rulespecs/lib/18xx.rules:2270
     if g.param("held_shares_on_close") == "pool":
-        # at rulespecs/lib/18xx.rules:2240
+        # at rulespecs/lib/18xx.rules:2272
         for v_c in g.name("corporations"):
-            # at rulespecs/lib/18xx.rules:2241
+            # at rulespecs/lib/18xx.rules:2273
             if v_c != v_corporation:
-                # at rulespecs/lib/18xx.rules:2242
+                # at rulespecs/lib/18xx.rules:2274
                 for v_x in g.attr(v_c, "certificates"):
-                    # at rulespecs/lib/18xx.rules:2243
+                    # at rulespecs/lib/18xx.rules:2275
                     if g.b_holder_of(v_x) == v_corporation:
-                        # at rulespecs/lib/18xx.rules:2244
+                        # at rulespecs/lib/18xx.rules:2276
                         g.move(v_x, v_corporation, g.name("pool"))
     elif g.param("held_shares_on_close") == "kept":
         pass
     else:
-        # at rulespecs/lib/18xx.rules:2238
+        # at rulespecs/lib/18xx.rules:2270
         raise IllegalAction(
             "no case of this match holds the value of `held_shares_on_close`",
             rule="library '18xx' procedure close_corporation",
-            at="rulespecs/lib/18xx.rules:2238",
+            at="rulespecs/lib/18xx.rules:2270",
         )
-    # at rulespecs/lib/18xx.rules:2253
+    # at rulespecs/lib/18xx.rules:2285
     for v_x in g.attr(v_corporation, "certificates"):
-        # at rulespecs/lib/18xx.rules:2254
+        # at rulespecs/lib/18xx.rules:2286
         if g.b_holder_of(v_x) != g.name("scrap"):
-            # at rulespecs/lib/18xx.rules:2255
+            # at rulespecs/lib/18xx.rules:2287
             g.move(v_x, g.b_holder_of(v_x), g.name("scrap"))
-    # at rulespecs/lib/18xx.rules:2258
+    # at rulespecs/lib/18xx.rules:2290
     g.transfer(g.b_cash(v_corporation), v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:2259
+    # at rulespecs/lib/18xx.rules:2291
     for v_t in g.b_trains(v_corporation):
-        # at rulespecs/lib/18xx.rules:2260
+        # at rulespecs/lib/18xx.rules:2292
         g.move(v_t, v_corporation, g.name("scrap"))
-    # at rulespecs/lib/18xx.rules:2262
+    # at rulespecs/lib/18xx.rules:2294
     for v_x in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:2263
+        # at rulespecs/lib/18xx.rules:2295
         if g.b_holder_of(v_x) == v_corporation:
-            # at rulespecs/lib/18xx.rules:2264
+            # at rulespecs/lib/18xx.rules:2296
             g.set_attr(v_x, "closed", True)
-    # at rulespecs/lib/18xx.rules:2267
+    # at rulespecs/lib/18xx.rules:2299
     if not any(
         g.list_contains(
             "station_swaps",
@@ -1109,18 +1109,18 @@ def r_close_corporation(g, v_corporation):
         )
         for v_c in g.name("corporations")
     ):
-        # at rulespecs/lib/18xx.rules:2268
+        # at rulespecs/lib/18xx.rules:2300
         r_remove_stations(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:2270
+    # at rulespecs/lib/18xx.rules:2302
     g.emit("corporation_closed", v_corporation)
-    # at rulespecs/lib/18xx.rules:2271
+    # at rulespecs/lib/18xx.rules:2303
     if "all_closed" in g.param("game_end"):
-        # at rulespecs/lib/18xx.rules:2272
+        # at rulespecs/lib/18xx.rules:2304
         if (
             any(r_started(g, v_c) for v_c in g.name("corporations"))
             and all(((not r_started(g, v_c)) or r_closed(g, v_c)) for v_c in g.name("corporations"))
         ) and all((r_closed(g, v_c) or (not g.b_available(v_c))) for v_c in g.name("corporations")):
-            # at rulespecs/lib/18xx.rules:2274
+            # at rulespecs/lib/18xx.rules:2306
             g.b_end_game_now("all_closed")
 
 
@@ -1525,7 +1525,7 @@ def a_corporation_buy_shares(g, v_corporation, v_shares):
                 )
                 <= g.param("holding_cap")
             )
-            or ("unlimited_holding" in g.b_zones(v_target))
+            or r_in_zone(g, v_target, "unlimited_holding")
         ):
             raise IllegalAction(
                 "the holding cap would be exceeded",
@@ -2254,17 +2254,17 @@ def qr_corporation_assign(g):
 
 def t_end_stock_round(g, *_rest):
     """At the end of a stock round, sold-out corporations rise"""
-    # at rulespecs/lib/18xx.rules:2031
+    # at rulespecs/lib/18xx.rules:2063
     for v_c in g.b_market_order():
-        # at rulespecs/lib/18xx.rules:2032
+        # at rulespecs/lib/18xx.rules:2064
         if g.param("sold_out_rise") and r_sold_out(g, v_c):
-            # at rulespecs/lib/18xx.rules:2033
+            # at rulespecs/lib/18xx.rules:2065
             r_market_move(g, v_c, "up")
-        # at rulespecs/lib/18xx.rules:2035
+        # at rulespecs/lib/18xx.rules:2067
         if (g.param("pool_drop_at_round_end") and (not r_closed(g, v_c))) and (
             r_pool_percent(g, v_c) > 0
         ):
-            # at rulespecs/lib/18xx.rules:2036
+            # at rulespecs/lib/18xx.rules:2068
             r_market_move(g, v_c, "down")
 
 
