@@ -666,7 +666,7 @@ class DslSupport:
     def set_attr(self, obj: Any, name: str, value: Any) -> None:
         if isinstance(obj, Entity) and obj.kind in ("corporation", "minor"):
             if name == "cell":
-                self._take_price_token(obj, value)
+                self._set_price_token(obj, value)
                 return
             self.j.set(self.corp[obj.id], name, value)
             return
@@ -675,7 +675,7 @@ class DslSupport:
             return
         raise IllegalAction(f"cannot set {obj}.{name}")
 
-    def _take_price_token(self, corp: Entity, value: Any) -> None:
+    def _set_price_token(self, corp: Entity, value: Any) -> None:
         """`set C.cell = X`: C's price token onto the cell X (a market cell: the library's set_par and move_price;
         where it is on X already, it stays where it is in X's stack), or off the market where X is none (off its
         cell's stack, which keeps the order of the tokens on each cell)."""
