@@ -10,16 +10,16 @@ from compiler.runtime.library import shared
 
 #: the rulespecs of the title's engines, each with a digest of its text
 SOURCES = {
-    "rulespecs/18-grand-junction.rules": "fa2bb981ba301f57",
+    "rulespecs/18-grand-junction.rules": "596ad41cae320295",
     "rulespecs/1846.rules": "7bd5f5a5cc059eb1",
-    "rulespecs/lib/18xx.rules": "5a76e50d52bd0abf",
+    "rulespecs/lib/18xx.rules": "23ef00a3b3deba36",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "5a76e50d52bd0abf",
+        "rulespecs/lib/18xx.rules": "23ef00a3b3deba36",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -375,22 +375,22 @@ RULES = _LIBRARY.rules(
         'action top_up_revenue': '§"Abraham Donaldson"',
         'action use_ability': '§"Using the Company Presidents"',
         'at action bankrupt': 'rulespecs/1846.rules:1472',
-        'at action buy_shares': 'rulespecs/lib/18xx.rules:1455',
+        'at action buy_shares': 'rulespecs/lib/18xx.rules:1487',
         'at action choose_turn': 'rulespecs/18-grand-junction.rules:926',
         'at action contribute': 'rulespecs/1846.rules:1460',
         'at action corporation_assign': 'rulespecs/18-grand-junction.rules:939',
         'at action corporation_buy_shares': 'rulespecs/18-grand-junction.rules:964',
         'at action corporation_sell_shares': 'rulespecs/18-grand-junction.rules:999',
-        'at action discard_train': 'rulespecs/lib/18xx.rules:1833',
-        'at action dividend': 'rulespecs/lib/18xx.rules:1679',
-        'at action end_game': 'rulespecs/lib/18xx.rules:1971',
+        'at action discard_train': 'rulespecs/lib/18xx.rules:1865',
+        'at action dividend': 'rulespecs/lib/18xx.rules:1711',
+        'at action end_game': 'rulespecs/lib/18xx.rules:2003',
         'at action lay_tile': 'rulespecs/18-grand-junction.rules:502',
         'at action par': 'rulespecs/18-grand-junction.rules:457',
         'at action pass': 'rulespecs/1846.rules:1260',
         'at action place_token': 'rulespecs/18-grand-junction.rules:483',
-        'at action run_routes': 'rulespecs/lib/18xx.rules:1662',
+        'at action run_routes': 'rulespecs/lib/18xx.rules:1694',
         'at action select_president': 'rulespecs/18-grand-junction.rules:792',
-        'at action sell_shares': 'rulespecs/lib/18xx.rules:1501',
+        'at action sell_shares': 'rulespecs/lib/18xx.rules:1533',
         'at action top_up_revenue': 'rulespecs/18-grand-junction.rules:872',
         'at action use_ability': 'rulespecs/18-grand-junction.rules:822',
         'bankruptcy player_bankrupt': '§"Bankruptcy"',
@@ -731,7 +731,7 @@ def a_par(g, v_player, v_corporation, v_price):
             at="rulespecs/18-grand-junction.rules:470",
         )
     # at rulespecs/18-grand-junction.rules:471
-    g.b_set_par(v_corporation, v_price)
+    r_set_par(g, v_corporation, v_price)
     # at rulespecs/18-grand-junction.rules:472
     g.transfer(
         (v_price * g.attr(v_cert, "shares")), v_player, r_payee(g, v_corporation, "treasury")
@@ -746,7 +746,7 @@ def a_par(g, v_player, v_corporation, v_price):
 
 def r_sellable(g, v_player, v_corporation):
     """sellable(P, C): the certificates of C that P may sell now (library '18xx' function sellable)"""
-    # at rulespecs/lib/18xx.rules:1447
+    # at rulespecs/lib/18xx.rules:1479
     return [
         v_c
         for v_c in r_held_certificates(g, v_player, v_corporation)
@@ -784,23 +784,23 @@ def r_sellable(g, v_player, v_corporation):
 
 def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
     """Sell certificates to the pool (§\"Stock Round\", §\"Emergency Money Raising\")"""
-    # at rulespecs/lib/18xx.rules:1502
+    # at rulespecs/lib/18xx.rules:1534
     v_emergency = r_in_round(g, "operating") and r_emergency_seller(g, v_player)
-    # at rulespecs/lib/18xx.rules:1503
+    # at rulespecs/lib/18xx.rules:1535
     if not (r_in_round(g, "stock") or v_emergency):
         raise IllegalAction(
             "shares are sold in a stock round (or by a president raising money for a train)",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1503",
+            at="rulespecs/lib/18xx.rules:1535",
         )
-    # at rulespecs/lib/18xx.rules:1504
+    # at rulespecs/lib/18xx.rules:1536
     if not (r_may_sell_now(g, v_player) or v_emergency):
         raise IllegalAction(
             "no selling after buying in this turn",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1504",
+            at="rulespecs/lib/18xx.rules:1536",
         )
-    # at rulespecs/lib/18xx.rules:1505
+    # at rulespecs/lib/18xx.rules:1537
     if not (
         (r_len(g, v_shares) >= 1)
         and all((v_c in r_sellable(g, v_player, v_corporation)) for v_c in v_shares)
@@ -808,9 +808,9 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "those certificates cannot be sold",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1505",
+            at="rulespecs/lib/18xx.rules:1537",
         )
-    # at rulespecs/lib/18xx.rules:1507
+    # at rulespecs/lib/18xx.rules:1539
     if not (
         (
             (
@@ -839,37 +839,37 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "no selling in the first stock round (nor, where the title says so, of a corporation that has not operated, unless by its president)",
             rule='§"Initial Stock Round"',
-            at="rulespecs/lib/18xx.rules:1507",
+            at="rulespecs/lib/18xx.rules:1539",
         )
-    # at rulespecs/lib/18xx.rules:1512
+    # at rulespecs/lib/18xx.rules:1544
     v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
-    # at rulespecs/lib/18xx.rules:1513
+    # at rulespecs/lib/18xx.rules:1545
     if not (v_percent == v_percent_sold):
         raise IllegalAction(
             "the percent sold is that of the certificates named: a sale is never read as another",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1513",
+            at="rulespecs/lib/18xx.rules:1545",
         )
-    # at rulespecs/lib/18xx.rules:1515
+    # at rulespecs/lib/18xx.rules:1547
     if not ((r_pool_percent(g, v_corporation) + v_percent_sold) <= g.param("pool_cap")):
         raise IllegalAction(
             "the bank pool would hold too much of the corporation",
             rule='§"Stock Market"',
-            at="rulespecs/lib/18xx.rules:1515",
+            at="rulespecs/lib/18xx.rules:1547",
         )
-    # at rulespecs/lib/18xx.rules:1517
+    # at rulespecs/lib/18xx.rules:1549
     if v_emergency and (not r_in_round(g, "stock")):
-        # at rulespecs/lib/18xx.rules:1518
+        # at rulespecs/lib/18xx.rules:1550
         r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold)
-    # at rulespecs/lib/18xx.rules:1520
+    # at rulespecs/lib/18xx.rules:1552
     g.transfer(((g.b_price(v_corporation) * v_percent_sold) // 10), g.name("bank"), v_player)
-    # at rulespecs/lib/18xx.rules:1521
+    # at rulespecs/lib/18xx.rules:1553
     for v_c in v_shares:
-        # at rulespecs/lib/18xx.rules:1522
+        # at rulespecs/lib/18xx.rules:1554
         g.move(v_c, v_player, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1524
+    # at rulespecs/lib/18xx.rules:1556
     r_price_drop_on_sale(g, v_player, v_corporation, v_shares, r_len(g, v_shares))
-    # at rulespecs/lib/18xx.rules:1525
+    # at rulespecs/lib/18xx.rules:1557
     g.state_set(
         "sold_this_round",
         (
@@ -878,9 +878,9 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         ),
         True,
     )
-    # at rulespecs/lib/18xx.rules:1526
+    # at rulespecs/lib/18xx.rules:1558
     g.state_set("sold_this_turn", (v_corporation,), True)
-    # at rulespecs/lib/18xx.rules:1527
+    # at rulespecs/lib/18xx.rules:1559
     g.b_check_president(v_corporation)
 
 
@@ -1057,48 +1057,48 @@ def r_emergency_sale_noted(g, v_player, v_corporation):
 
 def r_close_corporation(g, v_corporation):
     """close_corporation(C): C closes: its certificates leave the game, its cash goes to the bank, its trains leave the game, its privates close, its stations leave the map (but those a take-over's owner still chooses among, which leave when the choice is over) (library '18xx' procedure close_corporation)"""
-    # at rulespecs/lib/18xx.rules:2313
+    # at rulespecs/lib/18xx.rules:2345
     g.set_attr(v_corporation, "closed", True)
-    # at rulespecs/lib/18xx.rules:2314
+    # at rulespecs/lib/18xx.rules:2346
     if g.param("held_shares_on_close") == "pool":
-        # at rulespecs/lib/18xx.rules:2316
+        # at rulespecs/lib/18xx.rules:2348
         for v_c in g.name("corporations"):
-            # at rulespecs/lib/18xx.rules:2317
+            # at rulespecs/lib/18xx.rules:2349
             if v_c != v_corporation:
-                # at rulespecs/lib/18xx.rules:2318
+                # at rulespecs/lib/18xx.rules:2350
                 for v_x in g.attr(v_c, "certificates"):
-                    # at rulespecs/lib/18xx.rules:2319
+                    # at rulespecs/lib/18xx.rules:2351
                     if g.b_holder_of(v_x) == v_corporation:
-                        # at rulespecs/lib/18xx.rules:2320
+                        # at rulespecs/lib/18xx.rules:2352
                         g.move(v_x, v_corporation, g.name("pool"))
     elif g.param("held_shares_on_close") == "kept":
         pass
     else:
-        # at rulespecs/lib/18xx.rules:2314
+        # at rulespecs/lib/18xx.rules:2346
         raise IllegalAction(
             "no case of this match holds the value of `held_shares_on_close`",
             rule="library '18xx' procedure close_corporation",
-            at="rulespecs/lib/18xx.rules:2314",
+            at="rulespecs/lib/18xx.rules:2346",
         )
-    # at rulespecs/lib/18xx.rules:2329
+    # at rulespecs/lib/18xx.rules:2361
     for v_x in g.attr(v_corporation, "certificates"):
-        # at rulespecs/lib/18xx.rules:2330
+        # at rulespecs/lib/18xx.rules:2362
         if g.b_holder_of(v_x) != g.name("scrap"):
-            # at rulespecs/lib/18xx.rules:2331
+            # at rulespecs/lib/18xx.rules:2363
             g.move(v_x, g.b_holder_of(v_x), g.name("scrap"))
-    # at rulespecs/lib/18xx.rules:2334
+    # at rulespecs/lib/18xx.rules:2366
     g.transfer(g.b_cash(v_corporation), v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:2335
+    # at rulespecs/lib/18xx.rules:2367
     for v_t in g.b_trains(v_corporation):
-        # at rulespecs/lib/18xx.rules:2336
+        # at rulespecs/lib/18xx.rules:2368
         g.move(v_t, v_corporation, g.name("scrap"))
-    # at rulespecs/lib/18xx.rules:2338
+    # at rulespecs/lib/18xx.rules:2370
     for v_x in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:2339
+        # at rulespecs/lib/18xx.rules:2371
         if g.b_holder_of(v_x) == v_corporation:
-            # at rulespecs/lib/18xx.rules:2340
+            # at rulespecs/lib/18xx.rules:2372
             g.set_attr(v_x, "closed", True)
-    # at rulespecs/lib/18xx.rules:2343
+    # at rulespecs/lib/18xx.rules:2375
     if not any(
         g.list_contains(
             "station_swaps",
@@ -1109,18 +1109,18 @@ def r_close_corporation(g, v_corporation):
         )
         for v_c in g.name("corporations")
     ):
-        # at rulespecs/lib/18xx.rules:2344
+        # at rulespecs/lib/18xx.rules:2376
         r_remove_stations(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:2346
+    # at rulespecs/lib/18xx.rules:2378
     g.emit("corporation_closed", v_corporation)
-    # at rulespecs/lib/18xx.rules:2347
+    # at rulespecs/lib/18xx.rules:2379
     if "all_closed" in g.param("game_end"):
-        # at rulespecs/lib/18xx.rules:2348
+        # at rulespecs/lib/18xx.rules:2380
         if (
             any(r_started(g, v_c) for v_c in g.name("corporations"))
             and all(((not r_started(g, v_c)) or r_closed(g, v_c)) for v_c in g.name("corporations"))
         ) and all((r_closed(g, v_c) or (not g.b_available(v_c))) for v_c in g.name("corporations")):
-            # at rulespecs/lib/18xx.rules:2350
+            # at rulespecs/lib/18xx.rules:2382
             g.b_end_game_now("all_closed")
 
 
@@ -1525,7 +1525,7 @@ def a_corporation_buy_shares(g, v_corporation, v_shares):
                 )
                 <= g.param("holding_cap")
             )
-            or ("unlimited_holding" in g.b_zones(v_target))
+            or r_in_zone(g, v_target, "unlimited_holding")
         ):
             raise IllegalAction(
                 "the holding cap would be exceeded",
@@ -2254,17 +2254,17 @@ def qr_corporation_assign(g):
 
 def t_end_stock_round(g, *_rest):
     """At the end of a stock round, sold-out corporations rise"""
-    # at rulespecs/lib/18xx.rules:2107
+    # at rulespecs/lib/18xx.rules:2139
     for v_c in g.b_market_order():
-        # at rulespecs/lib/18xx.rules:2108
+        # at rulespecs/lib/18xx.rules:2140
         if g.param("sold_out_rise") and r_sold_out(g, v_c):
-            # at rulespecs/lib/18xx.rules:2109
+            # at rulespecs/lib/18xx.rules:2141
             r_market_move(g, v_c, "up")
-        # at rulespecs/lib/18xx.rules:2111
+        # at rulespecs/lib/18xx.rules:2143
         if (g.param("pool_drop_at_round_end") and (not r_closed(g, v_c))) and (
             r_pool_percent(g, v_c) > 0
         ):
-            # at rulespecs/lib/18xx.rules:2112
+            # at rulespecs/lib/18xx.rules:2144
             r_market_move(g, v_c, "down")
 
 

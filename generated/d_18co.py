@@ -11,15 +11,15 @@ from compiler.runtime.library import shared
 #: the rulespecs of the title's engines, each with a digest of its text
 SOURCES = {
     "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
-    "rulespecs/18co.rules": "32202112051e88de",
-    "rulespecs/lib/18xx.rules": "5a76e50d52bd0abf",
+    "rulespecs/18co.rules": "1c93a8eb517bb0a5",
+    "rulespecs/lib/18xx.rules": "23ef00a3b3deba36",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "5a76e50d52bd0abf",
+        "rulespecs/lib/18xx.rules": "23ef00a3b3deba36",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -653,14 +653,14 @@ RULES = _LIBRARY.rules(
         'at action corporation_buy_shares': 'rulespecs/18co.rules:2439',
         'at action discard_train': 'rulespecs/18co.rules:2276',
         'at action dividend': 'rulespecs/18co.rules:2312',
-        'at action end_game': 'rulespecs/lib/18xx.rules:1971',
-        'at action lay_tile': 'rulespecs/lib/18xx.rules:1598',
+        'at action end_game': 'rulespecs/lib/18xx.rules:2003',
+        'at action lay_tile': 'rulespecs/lib/18xx.rules:1630',
         'at action move_bid': 'rulespecs/18co.rules:2053',
-        'at action par': 'rulespecs/lib/18xx.rules:1393',
-        'at action pass': 'rulespecs/lib/18xx.rules:1574',
+        'at action par': 'rulespecs/lib/18xx.rules:1425',
+        'at action pass': 'rulespecs/lib/18xx.rules:1606',
         'at action place_token': 'rulespecs/18co.rules:2291',
         'at action remove_token': 'rulespecs/18co.rules:2147',
-        'at action run_routes': 'rulespecs/lib/18xx.rules:1662',
+        'at action run_routes': 'rulespecs/lib/18xx.rules:1694',
         'at action sell_shares': 'rulespecs/18co.rules:2069',
         'at action special_buy_shares': 'rulespecs/18co.rules:527',
         'cite action buy_shares': '§4.2, §4.2.1, §4.2.4',
@@ -1177,20 +1177,20 @@ def r_par_prices(g, v_corporation):
 
 def r_ability_window(g, v_company, v_key):
     """ability_window(X, \"key\"): refused unless X's ability of that key may be used now, by its owner, phases and timing (its counts are use_ability's) (library '18xx' procedure ability_window)"""
-    # at rulespecs/lib/18xx.rules:1128
+    # at rulespecs/lib/18xx.rules:1160
     v_ability = g.item(
         [v_a for v_a in g.attr(v_company, "abilities") if (g.attr(v_a, "key") == v_key)], 0
     )
-    # at rulespecs/lib/18xx.rules:1129
+    # at rulespecs/lib/18xx.rules:1161
     v_holder = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:1130
+    # at rulespecs/lib/18xx.rules:1162
     if not (not r_closed(g, v_company)):
         raise IllegalAction(
             "the private is closed",
             rule="library '18xx' procedure ability_window",
-            at="rulespecs/lib/18xx.rules:1130",
+            at="rulespecs/lib/18xx.rules:1162",
         )
-    # at rulespecs/lib/18xx.rules:1131
+    # at rulespecs/lib/18xx.rules:1163
     if not (
         (
             (g.attr(v_ability, "owner") == None)
@@ -1201,9 +1201,9 @@ def r_ability_window(g, v_company, v_key):
         raise IllegalAction(
             "the private's ability is its owner's only while the owner is of the ability's owner kind",
             rule="§1.3, §4.4.1",
-            at="rulespecs/lib/18xx.rules:1131",
+            at="rulespecs/lib/18xx.rules:1163",
         )
-    # at rulespecs/lib/18xx.rules:1134
+    # at rulespecs/lib/18xx.rules:1166
     if not (
         (g.attr(v_ability, "from_phase") == None)
         or r_phase_at_least(g, g.attr(v_ability, "from_phase"))
@@ -1211,9 +1211,9 @@ def r_ability_window(g, v_company, v_key):
         raise IllegalAction(
             "the private's ability is used from a later phase (from_phase)",
             rule="library '18xx' procedure ability_window",
-            at="rulespecs/lib/18xx.rules:1134",
+            at="rulespecs/lib/18xx.rules:1166",
         )
-    # at rulespecs/lib/18xx.rules:1136
+    # at rulespecs/lib/18xx.rules:1168
     if not (
         (g.attr(v_ability, "removed_on") == None)
         or (not r_phase_at_least(g, g.attr(v_ability, "removed_on")))
@@ -1221,18 +1221,18 @@ def r_ability_window(g, v_company, v_key):
         raise IllegalAction(
             "the private's ability ended with the start of a phase (removed_on)",
             rule="library '18xx' procedure ability_window",
-            at="rulespecs/lib/18xx.rules:1136",
+            at="rulespecs/lib/18xx.rules:1168",
         )
-    # at rulespecs/lib/18xx.rules:1138
+    # at rulespecs/lib/18xx.rules:1170
     if g.attr(v_ability, "when") == "stock_turn":
-        # at rulespecs/lib/18xx.rules:1139
+        # at rulespecs/lib/18xx.rules:1171
         if not (
             (r_in_round(g, "stock") and g.among("players", v_holder)) and r_acting(g, v_holder)
         ):
             raise IllegalAction(
                 "the private's ability is used in its owner's turn of a stock round",
                 rule="§1.3, §4.4.1",
-                at="rulespecs/lib/18xx.rules:1139",
+                at="rulespecs/lib/18xx.rules:1171",
             )
     elif (g.attr(v_ability, "when") == "operating_turn") or (
         (
@@ -1243,7 +1243,7 @@ def r_ability_window(g, v_company, v_key):
         )
         and g.among("corporations", v_holder)
     ):
-        # at rulespecs/lib/18xx.rules:1144
+        # at rulespecs/lib/18xx.rules:1176
         if not (
             r_in_round(g, "operating")
             and (
@@ -1260,23 +1260,23 @@ def r_ability_window(g, v_company, v_key):
             raise IllegalAction(
                 "the private's ability is used in the operating turn of its owner or of a company its owner directs",
                 rule="library '18xx' procedure ability_window",
-                at="rulespecs/lib/18xx.rules:1144",
+                at="rulespecs/lib/18xx.rules:1176",
             )
     elif g.attr(v_ability, "when") == "any_time":
-        # at rulespecs/lib/18xx.rules:1149
+        # at rulespecs/lib/18xx.rules:1181
         if not (r_in_round(g, "stock") or r_in_round(g, "operating")):
             raise IllegalAction(
                 "the private's ability is used at any time of a stock or an operating round",
                 rule="library '18xx' procedure ability_window",
-                at="rulespecs/lib/18xx.rules:1149",
+                at="rulespecs/lib/18xx.rules:1181",
             )
     elif (g.attr(v_ability, "when") == "sold") or (g.attr(v_ability, "when") == "phase_start"):
-        # at rulespecs/lib/18xx.rules:1152
+        # at rulespecs/lib/18xx.rules:1184
         if not (r_pending_decision(g, v_company, g.attr(v_ability, "decision"))):
             raise IllegalAction(
                 "the private's ability is used once, as the decision it owes on its sale or as its phase begins",
                 rule="library '18xx' procedure ability_window",
-                at="rulespecs/lib/18xx.rules:1152",
+                at="rulespecs/lib/18xx.rules:1184",
             )
 
 
@@ -1320,68 +1320,68 @@ def a_bid(g, v_player, v_company, v_price):
 
 def a_par(g, v_player, v_corporation, v_price):
     """Start a corporation (§4.3, §4.3.1, §4.3.2)"""
-    # at rulespecs/lib/18xx.rules:1394
+    # at rulespecs/lib/18xx.rules:1426
     if not (r_in_round(g, "stock")):
         raise IllegalAction(
             "a corporation is started in a stock round",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:1394",
+            at="rulespecs/lib/18xx.rules:1426",
         )
-    # at rulespecs/lib/18xx.rules:1395
+    # at rulespecs/lib/18xx.rules:1427
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:1395",
+            at="rulespecs/lib/18xx.rules:1427",
         )
-    # at rulespecs/lib/18xx.rules:1396
+    # at rulespecs/lib/18xx.rules:1428
     if not (not r_started(g, v_corporation)):
         raise IllegalAction(
             "the corporation is already started",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:1396",
+            at="rulespecs/lib/18xx.rules:1428",
         )
-    # at rulespecs/lib/18xx.rules:1397
+    # at rulespecs/lib/18xx.rules:1429
     if not (not r_closed(g, v_corporation)):
         raise IllegalAction(
             "the corporation is out of the game",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:1397",
+            at="rulespecs/lib/18xx.rules:1429",
         )
-    # at rulespecs/lib/18xx.rules:1398
+    # at rulespecs/lib/18xx.rules:1430
     if not (v_price in r_par_prices(g, v_corporation)):
         raise IllegalAction(
-            "not a par price", rule="§4.3, §4.3.1, §4.3.2", at="rulespecs/lib/18xx.rules:1398"
+            "not a par price", rule="§4.3, §4.3.1, §4.3.2", at="rulespecs/lib/18xx.rules:1430"
         )
-    # at rulespecs/lib/18xx.rules:1399
+    # at rulespecs/lib/18xx.rules:1431
     v_cert = r_president_certificate(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:1400
+    # at rulespecs/lib/18xx.rules:1432
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule="§4.4.1",
-            at="rulespecs/lib/18xx.rules:1400",
+            at="rulespecs/lib/18xx.rules:1432",
         )
-    # at rulespecs/lib/18xx.rules:1401
+    # at rulespecs/lib/18xx.rules:1433
     if not (g.b_cash(v_player) >= (v_price * g.attr(v_cert, "shares"))):
         raise IllegalAction(
-            "not enough cash", rule="§4.3, §4.3.1, §4.3.2", at="rulespecs/lib/18xx.rules:1401"
+            "not enough cash", rule="§4.3, §4.3.1, §4.3.2", at="rulespecs/lib/18xx.rules:1433"
         )
-    # at rulespecs/lib/18xx.rules:1402
-    g.b_set_par(v_corporation, v_price)
-    # at rulespecs/lib/18xx.rules:1403
+    # at rulespecs/lib/18xx.rules:1434
+    r_set_par(g, v_corporation, v_price)
+    # at rulespecs/lib/18xx.rules:1435
     if g.param("home_token_at") == "par":
-        # at rulespecs/lib/18xx.rules:1403
+        # at rulespecs/lib/18xx.rules:1435
         r_place_home_token(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:1404
+    # at rulespecs/lib/18xx.rules:1436
     g.transfer((v_price * g.attr(v_cert, "shares")), v_player, r_payee(g, v_corporation, "ipo"))
-    # at rulespecs/lib/18xx.rules:1405
+    # at rulespecs/lib/18xx.rules:1437
     g.transfer((v_price * r_bank_funded_shares(g, v_corporation)), g.name("bank"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1406
+    # at rulespecs/lib/18xx.rules:1438
     g.move(v_cert, r_ipo_of(g, v_corporation), v_player)
-    # at rulespecs/lib/18xx.rules:1407
+    # at rulespecs/lib/18xx.rules:1439
     g.state_set("bought_this_turn", (), True)
-    # at rulespecs/lib/18xx.rules:1408
+    # at rulespecs/lib/18xx.rules:1440
     r_bought(g, v_player, v_corporation)
 
 
@@ -1510,7 +1510,7 @@ def a_buy_shares(g, v_player, v_corporation, v_source, v_shares):
         # at rulespecs/18co.rules:2208
         if not (
             ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
-            or ("no_cert_limit" in g.b_zones(v_corporation))
+            or r_in_zone(g, v_corporation, "no_cert_limit")
         ):
             raise IllegalAction(
                 "the certificate limit would be exceeded",
@@ -1523,7 +1523,7 @@ def a_buy_shares(g, v_player, v_corporation, v_source, v_shares):
                 (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
                 <= g.param("holding_cap")
             )
-            or ("unlimited_holding" in g.b_zones(v_corporation))
+            or r_in_zone(g, v_corporation, "unlimited_holding")
         ):
             raise IllegalAction(
                 "at most six shares of a corporation", rule="§4.2.5", at="rulespecs/18co.rules:2210"
@@ -1709,7 +1709,7 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
 
 def a_pass(g, v_entity):
     """Pass (§2.1.3, §3.1.1, §3.1.2, §5.10.6)"""
-    # at rulespecs/lib/18xx.rules:1575
+    # at rulespecs/lib/18xx.rules:1607
     if not (
         not (
             (r_in_round(g, "stock") and (g.b_certificates(v_entity) > g.param("cert_limit")))
@@ -1719,16 +1719,16 @@ def a_pass(g, v_entity):
         raise IllegalAction(
             "a player over the certificate limit must sell down to it first",
             rule="§4.4.1",
-            at="rulespecs/lib/18xx.rules:1575",
+            at="rulespecs/lib/18xx.rules:1607",
         )
-    # at rulespecs/lib/18xx.rules:1577
+    # at rulespecs/lib/18xx.rules:1609
     if not (not (g.param("must_own_train") and r_must_buy_train(g, v_entity))):
         raise IllegalAction(
             "a corporation without a train must buy one",
             rule="§5.10.6",
-            at="rulespecs/lib/18xx.rules:1577",
+            at="rulespecs/lib/18xx.rules:1609",
         )
-    # at rulespecs/lib/18xx.rules:1579
+    # at rulespecs/lib/18xx.rules:1611
     r_pass_turn(g, v_entity)
 
 
@@ -1807,25 +1807,25 @@ def a_corporation_buy_company(g, v_corporation, v_company, v_price):
 
 def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
     """Lay or upgrade a tile (§5.6, §5.2.4)"""
-    # at rulespecs/lib/18xx.rules:1599
+    # at rulespecs/lib/18xx.rules:1631
     if not (r_in_step(g, v_corporation, "lay_tile")):
         raise IllegalAction(
             "tiles are laid at the start of a turn",
             rule="§5.6, §5.2.4",
-            at="rulespecs/lib/18xx.rules:1599",
+            at="rulespecs/lib/18xx.rules:1631",
         )
-    # at rulespecs/lib/18xx.rules:1600
+    # at rulespecs/lib/18xx.rules:1632
     v_lay = g.b_check_lay(v_corporation, v_hex, v_tile, v_rotation)
-    # at rulespecs/lib/18xx.rules:1601
+    # at rulespecs/lib/18xx.rules:1633
     if not (g.b_cash(v_corporation) >= g.b_lay_cost(v_lay)):
         raise IllegalAction(
             "the company cannot pay the terrain cost",
             rule="§5.6, §5.2.4",
-            at="rulespecs/lib/18xx.rules:1601",
+            at="rulespecs/lib/18xx.rules:1633",
         )
-    # at rulespecs/lib/18xx.rules:1602
+    # at rulespecs/lib/18xx.rules:1634
     g.transfer(g.b_lay_cost(v_lay), v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1603
+    # at rulespecs/lib/18xx.rules:1635
     g.b_lay(v_corporation, v_lay, v_tile)
 
 
@@ -1876,16 +1876,16 @@ def a_place_token(g, v_corporation, v_city):
 
 def a_run_routes(g, v_corporation, v_routes):
     """Run trains (§5.8, §5.2.6)"""
-    # at rulespecs/lib/18xx.rules:1663
+    # at rulespecs/lib/18xx.rules:1695
     if not (r_in_step(g, v_corporation, "run_routes")):
         raise IllegalAction(
             "trains run after track and tokens",
             rule="§5.8, §5.2.6",
-            at="rulespecs/lib/18xx.rules:1663",
+            at="rulespecs/lib/18xx.rules:1695",
         )
-    # at rulespecs/lib/18xx.rules:1664
+    # at rulespecs/lib/18xx.rules:1696
     r_set_revenue(g, v_corporation, g.b_route_revenue(v_corporation, v_routes))
-    # at rulespecs/lib/18xx.rules:1665
+    # at rulespecs/lib/18xx.rules:1697
     r_end_step(g, v_corporation)
 
 
@@ -1941,13 +1941,13 @@ def a_dividend(g, v_corporation, v_kind):
 
 def r_pay_dividends(g, v_corporation, v_paid):
     """Pay each holding its share of the dividends (§5.9.3.1, §5.9.3.2)"""
-    # at rulespecs/lib/18xx.rules:1701
+    # at rulespecs/lib/18xx.rules:1733
     for v_c in g.attr(v_corporation, "certificates"):
-        # at rulespecs/lib/18xx.rules:1702
+        # at rulespecs/lib/18xx.rules:1734
         v_holder = g.b_holder_of(v_c)
-        # at rulespecs/lib/18xx.rules:1703
+        # at rulespecs/lib/18xx.rules:1735
         if r_opens_holding(g, v_c) and (v_holder != g.name("scrap")):
-            # at rulespecs/lib/18xx.rules:1704
+            # at rulespecs/lib/18xx.rules:1736
             g.transfer(
                 r_pay_per_share(g, v_corporation, v_holder, v_paid),
                 g.name("bank"),
@@ -2081,18 +2081,18 @@ def a_buy_train(g, v_corporation, v_train, v_price):
 
 def r_exchange_for_share(g, v_company, v_cert):
     """A private exchanged for a certificate of a corporation, from its IPO or the bank pool (supplement from \"18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)\")"""
-    # at rulespecs/lib/18xx.rules:1797
+    # at rulespecs/lib/18xx.rules:1829
     v_player = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:1798
+    # at rulespecs/lib/18xx.rules:1830
     v_corporation = g.attr(v_cert, "corporation")
-    # at rulespecs/lib/18xx.rules:1799
+    # at rulespecs/lib/18xx.rules:1831
     if not (g.among("players", v_player)):
         raise IllegalAction(
             "only a player exchanges a private for a share",
             rule="§1.3, §4.4.1",
-            at="rulespecs/lib/18xx.rules:1799",
+            at="rulespecs/lib/18xx.rules:1831",
         )
-    # at rulespecs/lib/18xx.rules:1800
+    # at rulespecs/lib/18xx.rules:1832
     if not (
         (g.b_holder_of(v_cert) == g.name("pool"))
         or (g.b_holder_of(v_cert) == r_ipo_of(g, v_corporation))
@@ -2100,98 +2100,98 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the share comes from the corporation's IPO or the bank pool",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1800",
+            at="rulespecs/lib/18xx.rules:1832",
         )
-    # at rulespecs/lib/18xx.rules:1802
+    # at rulespecs/lib/18xx.rules:1834
     if not (r_started(g, v_corporation)):
         raise IllegalAction(
             "a share of a corporation that has started",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1802",
+            at="rulespecs/lib/18xx.rules:1834",
         )
-    # at rulespecs/lib/18xx.rules:1803
+    # at rulespecs/lib/18xx.rules:1835
     if not (r_private_on_sale(g) == None):
         raise IllegalAction(
             "no share changes hands while the privates are on sale",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1803",
+            at="rulespecs/lib/18xx.rules:1835",
         )
-    # at rulespecs/lib/18xx.rules:1804
+    # at rulespecs/lib/18xx.rules:1836
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
             <= g.param("holding_cap")
         )
-        or ("unlimited_holding" in g.b_zones(v_corporation))
+        or r_in_zone(g, v_corporation, "unlimited_holding")
     ):
         raise IllegalAction(
             "the holding cap would be exceeded",
             rule="§4.2.5, §11.7",
-            at="rulespecs/lib/18xx.rules:1804",
+            at="rulespecs/lib/18xx.rules:1836",
         )
-    # at rulespecs/lib/18xx.rules:1806
+    # at rulespecs/lib/18xx.rules:1838
     g.move(v_cert, g.b_holder_of(v_cert), v_player)
-    # at rulespecs/lib/18xx.rules:1807
+    # at rulespecs/lib/18xx.rules:1839
     r_close_private(g, v_company)
-    # at rulespecs/lib/18xx.rules:1808
+    # at rulespecs/lib/18xx.rules:1840
     g.b_check_float(v_corporation)
-    # at rulespecs/lib/18xx.rules:1809
+    # at rulespecs/lib/18xx.rules:1841
     g.b_check_president(v_corporation)
 
 
 def r_trade_in(g, v_corporation, v_train, v_price, v_exchange):
     """A train traded in for one the bank sells, at the discount the new train gives it (supplement from \"18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)\")"""
-    # at rulespecs/lib/18xx.rules:1820
+    # at rulespecs/lib/18xx.rules:1852
     if not ((g.b_holder_of(v_train) == g.name("depot")) and (v_train in g.b_available_trains())):
         raise IllegalAction(
             "a train is traded in only for one the bank sells now",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1820",
+            at="rulespecs/lib/18xx.rules:1852",
         )
-    # at rulespecs/lib/18xx.rules:1821
+    # at rulespecs/lib/18xx.rules:1853
     if not (g.b_holder_of(v_exchange) == v_corporation):
         raise IllegalAction(
             "the corporation trades in only a train it owns",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1821",
+            at="rulespecs/lib/18xx.rules:1853",
         )
-    # at rulespecs/lib/18xx.rules:1822
+    # at rulespecs/lib/18xx.rules:1854
     v_discount = r_trade_in_discount(g, v_train, v_exchange)
-    # at rulespecs/lib/18xx.rules:1823
+    # at rulespecs/lib/18xx.rules:1855
     if not (v_discount > 0):
         raise IllegalAction(
             "the new train takes no train of that type in trade",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1823",
+            at="rulespecs/lib/18xx.rules:1855",
         )
-    # at rulespecs/lib/18xx.rules:1824
+    # at rulespecs/lib/18xx.rules:1856
     if not (g.state_amount("bank_buys_this_turn") < g.param("bank_trains_per_turn")):
         raise IllegalAction(
             "no more trains from the bank this turn",
             rule="§5.10.2",
-            at="rulespecs/lib/18xx.rules:1824",
+            at="rulespecs/lib/18xx.rules:1856",
         )
-    # at rulespecs/lib/18xx.rules:1825
+    # at rulespecs/lib/18xx.rules:1857
     if not (v_price == (g.attr(v_train, "price") - v_discount)):
         raise IllegalAction(
             "a trade-in pays the printed price less the discount",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1825",
+            at="rulespecs/lib/18xx.rules:1857",
         )
-    # at rulespecs/lib/18xx.rules:1826
+    # at rulespecs/lib/18xx.rules:1858
     if not (g.b_cash(v_corporation) >= v_price):
         raise IllegalAction(
             "the corporation cannot pay for the train",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1826",
+            at="rulespecs/lib/18xx.rules:1858",
         )
-    # at rulespecs/lib/18xx.rules:1827
+    # at rulespecs/lib/18xx.rules:1859
     g.move(v_exchange, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1828
+    # at rulespecs/lib/18xx.rules:1860
     g.transfer(v_price, v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1829
+    # at rulespecs/lib/18xx.rules:1861
     g.move(v_train, g.name("depot"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1830
+    # at rulespecs/lib/18xx.rules:1862
     g.b_train_bought(v_corporation, v_train, True)
 
 
@@ -2226,14 +2226,14 @@ def a_discard_train(g, v_corporation, v_train):
 
 def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
     """What limits a president's sale to pay for a train: the title's emergency_ properties (library '18xx' procedure emergency_sale_limits)"""
-    # at rulespecs/lib/18xx.rules:1850
+    # at rulespecs/lib/18xx.rules:1882
     if not (g.param("emergency_president_sells")):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule="§5.10.6.1",
-            at="rulespecs/lib/18xx.rules:1850",
+            at="rulespecs/lib/18xx.rules:1882",
         )
-    # at rulespecs/lib/18xx.rules:1852
+    # at rulespecs/lib/18xx.rules:1884
     if not (
         (
             (
@@ -2274,9 +2274,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule="§5.10.6.1, §1.3, §4.4.1, §4.5.1, §4.5.2",
-            at="rulespecs/lib/18xx.rules:1852",
+            at="rulespecs/lib/18xx.rules:1884",
         )
-    # at rulespecs/lib/18xx.rules:1858
+    # at rulespecs/lib/18xx.rules:1890
     if not (
         (g.param("emergency_sale_minimum") == None)
         or (
@@ -2287,9 +2287,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule="§5.10.6.1",
-            at="rulespecs/lib/18xx.rules:1858",
+            at="rulespecs/lib/18xx.rules:1890",
         )
-    # at rulespecs/lib/18xx.rules:1860
+    # at rulespecs/lib/18xx.rules:1892
     r_emergency_sale_noted(g, v_player, v_corporation)
 
 
@@ -2301,69 +2301,69 @@ def r_emergency_sale_noted(g, v_player, v_corporation):
 
 def r_take_over(g, v_owner, v_owned):
     """A corporation takes over another: its holdings sold or passed on, its treasury paid out, then it closes (library '18xx' procedure take_over)"""
-    # at rulespecs/lib/18xx.rules:2058
+    # at rulespecs/lib/18xx.rules:2090
     for v_other in g.name("corporations"):
-        # at rulespecs/lib/18xx.rules:2059
+        # at rulespecs/lib/18xx.rules:2091
         if (v_other != v_owner) and (v_other != v_owned):
-            # at rulespecs/lib/18xx.rules:2060
+            # at rulespecs/lib/18xx.rules:2092
             for v_c in r_held_certificates(g, v_owned, v_other):
-                # at rulespecs/lib/18xx.rules:2061
+                # at rulespecs/lib/18xx.rules:2093
                 g.transfer(
                     ((g.b_price(v_other) * g.attr(v_c, "percent")) // 10), g.name("bank"), v_owned
                 )
-                # at rulespecs/lib/18xx.rules:2062
+                # at rulespecs/lib/18xx.rules:2094
                 g.move(v_c, v_owned, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:2068
+    # at rulespecs/lib/18xx.rules:2100
     r_take_over_stations(g, v_owner, v_owned, g.param("takeover_token_swaps"))
-    # at rulespecs/lib/18xx.rules:2071
+    # at rulespecs/lib/18xx.rules:2103
     g.b_stack_charter(v_owner, v_owned, g.param("takeover_assets_usable_at_once"))
-    # at rulespecs/lib/18xx.rules:2072
+    # at rulespecs/lib/18xx.rules:2104
     g.state_put(
         "train_limit_bonus",
         (v_owner,),
         (g.state_amount("train_limit_bonus", v_owner) + g.param("takeover_train_limit_bonus")),
     )
-    # at rulespecs/lib/18xx.rules:2073
+    # at rulespecs/lib/18xx.rules:2105
     for v_t in g.b_trains(v_owned):
-        # at rulespecs/lib/18xx.rules:2074
+        # at rulespecs/lib/18xx.rules:2106
         g.move(v_t, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:2076
+    # at rulespecs/lib/18xx.rules:2108
     for v_c in r_held_certificates(g, v_owned, v_owner):
-        # at rulespecs/lib/18xx.rules:2077
+        # at rulespecs/lib/18xx.rules:2109
         g.move(v_c, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:2079
+    # at rulespecs/lib/18xx.rules:2111
     for v_company in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:2080
+        # at rulespecs/lib/18xx.rules:2112
         if (g.b_holder_of(v_company) == v_owned) and (not r_closed(g, v_company)):
-            # at rulespecs/lib/18xx.rules:2081
+            # at rulespecs/lib/18xx.rules:2113
             g.move(v_company, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:2086
+    # at rulespecs/lib/18xx.rules:2118
     v_payout = r_floor_to(g, g.b_cash(v_owned), g.param("takeover_payout_rounding"))
-    # at rulespecs/lib/18xx.rules:2087
+    # at rulespecs/lib/18xx.rules:2119
     for v_c in g.attr(v_owned, "certificates"):
-        # at rulespecs/lib/18xx.rules:2088
+        # at rulespecs/lib/18xx.rules:2120
         v_holder = g.b_holder_of(v_c)
-        # at rulespecs/lib/18xx.rules:2089
+        # at rulespecs/lib/18xx.rules:2121
         if (r_opens_holding(g, v_c) and (v_holder != v_owned)) and (v_holder != g.name("scrap")):
-            # at rulespecs/lib/18xx.rules:2090
+            # at rulespecs/lib/18xx.rules:2122
             g.transfer(
                 r_pay_per_share(g, v_owned, v_holder, v_payout),
                 v_owned,
                 (g.name("bank") if (v_holder == g.name("pool")) else v_holder),
             )
-    # at rulespecs/lib/18xx.rules:2093
+    # at rulespecs/lib/18xx.rules:2125
     g.transfer(g.b_cash(v_owned), v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:2094
+    # at rulespecs/lib/18xx.rules:2126
     r_close_corporation(g, v_owned)
-    # at rulespecs/lib/18xx.rules:2095
+    # at rulespecs/lib/18xx.rules:2127
     if r_len(g, g.b_trains(v_owner)) > r_train_limit(g, v_owner):
-        # at rulespecs/lib/18xx.rules:2096
+        # at rulespecs/lib/18xx.rules:2128
         r_require_decision(g, v_owner, "discard_train")
 
 
 def r_sold_out(g, v_corporation):
     """sold_out(C): every share of C is with the players (and other corporations, where sold_out_holders names them) (library '18xx' function sold_out)"""
-    # at rulespecs/lib/18xx.rules:2121
+    # at rulespecs/lib/18xx.rules:2153
     return (
         sum(g.b_percent(v_p, v_corporation) for v_p in g.name("players"))
         + (
@@ -3045,12 +3045,12 @@ def qb2_bid(g, v_player, v_company):
 
 def qr_par(g):
     """The opening guards of par that read only the round (the listing round probe)"""
-    # at rulespecs/lib/18xx.rules:1394
+    # at rulespecs/lib/18xx.rules:1426
     if not (r_in_round(g, "stock")):
         raise IllegalAction(
             "a corporation is started in a stock round",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:1394",
+            at="rulespecs/lib/18xx.rules:1426",
         )
 
 

@@ -12,9 +12,9 @@ from compiler.runtime.library import shared
 #: the rulespecs this engine was built from, each with a digest of its text:
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
-    "rulespecs/1880-romania-18xx-games.rules": "dcf3d24122616168",
+    "rulespecs/1880-romania-18xx-games.rules": "76f93ce629f4e02e",
     "rulespecs/1880-romania.rules": "034584c87c10530f",
-    "rulespecs/lib/18xx.rules": "5a76e50d52bd0abf",
+    "rulespecs/lib/18xx.rules": "23ef00a3b3deba36",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "5a76e50d52bd0abf",
+        "rulespecs/lib/18xx.rules": "23ef00a3b3deba36",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -31,10 +31,10 @@ _LIBRARY = shared(
 _TITLE = shared(
     __file__,
     {
-        "rulespecs/1880-romania-18xx-games.rules": "dcf3d24122616168",
+        "rulespecs/1880-romania-18xx-games.rules": "76f93ce629f4e02e",
         "rulespecs/1880-romania-variants.rules": "1e4fa0468c218295",
         "rulespecs/1880-romania.rules": "034584c87c10530f",
-        "rulespecs/lib/18xx.rules": "5a76e50d52bd0abf",
+        "rulespecs/lib/18xx.rules": "23ef00a3b3deba36",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_1880_romania",
@@ -406,7 +406,7 @@ def a_par(g, v_player, v_corporation, v_price, v_slot):
             at="rulespecs/1880-romania-18xx-games.rules:83",
         )
     # at rulespecs/1880-romania-18xx-games.rules:84
-    g.b_set_par(v_corporation, v_price)
+    r_set_par(g, v_corporation, v_price)
     # at rulespecs/1880-romania-18xx-games.rules:85
     r_take_round_track_row(g, v_corporation, v_slot)
     # at rulespecs/1880-romania-18xx-games.rules:86
@@ -1175,17 +1175,17 @@ def r_market_bonus(g, v_corporation):
     # at rulespecs/1880-romania-18xx-games.rules:595
     return (
         400
-        if ("bonus_z" in g.b_zones(v_corporation))
+        if r_in_zone(g, v_corporation, "bonus_z")
         else (
             200
-            if ("bonus_y" in g.b_zones(v_corporation))
+            if r_in_zone(g, v_corporation, "bonus_y")
             else (
                 150
-                if ("bonus_x" in g.b_zones(v_corporation))
+                if r_in_zone(g, v_corporation, "bonus_x")
                 else (
                     100
-                    if ("bonus_w" in g.b_zones(v_corporation))
-                    else (50 if ("bonus_b" in g.b_zones(v_corporation)) else 0)
+                    if r_in_zone(g, v_corporation, "bonus_w")
+                    else (50 if r_in_zone(g, v_corporation, "bonus_b") else 0)
                 )
             )
         )
@@ -1425,6 +1425,12 @@ class Game(GameBase):
         "phase_at_least": r_phase_at_least,
         "phase_group": r_phase_group,
         "prices_frozen": r_prices_frozen,
+        "move_price": r_move_price,
+        "in_zone": r_in_zone,
+        "is_par_cell": r_is_par_cell,
+        "par_column": r_par_column,
+        "par_cell": r_par_cell,
+        "set_par": r_set_par,
         "market_move": r_market_move,
         "price_held": r_price_held,
         "train_limit": r_train_limit,

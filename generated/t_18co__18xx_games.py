@@ -13,8 +13,8 @@ from compiler.runtime.library import shared
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
-    "rulespecs/18co.rules": "32202112051e88de",
-    "rulespecs/lib/18xx.rules": "5a76e50d52bd0abf",
+    "rulespecs/18co.rules": "1c93a8eb517bb0a5",
+    "rulespecs/lib/18xx.rules": "23ef00a3b3deba36",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "5a76e50d52bd0abf",
+        "rulespecs/lib/18xx.rules": "23ef00a3b3deba36",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -32,8 +32,8 @@ _TITLE = shared(
     __file__,
     {
         "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
-        "rulespecs/18co.rules": "32202112051e88de",
-        "rulespecs/lib/18xx.rules": "5a76e50d52bd0abf",
+        "rulespecs/18co.rules": "1c93a8eb517bb0a5",
+        "rulespecs/lib/18xx.rules": "23ef00a3b3deba36",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_18co",
@@ -392,6 +392,12 @@ class Game(GameBase):
         "phase_at_least": r_phase_at_least,
         "phase_group": r_phase_group,
         "prices_frozen": r_prices_frozen,
+        "move_price": r_move_price,
+        "in_zone": r_in_zone,
+        "is_par_cell": r_is_par_cell,
+        "par_column": r_par_column,
+        "par_cell": r_par_cell,
+        "set_par": r_set_par,
         "market_move": r_market_move,
         "price_held": r_price_held,
         "train_limit": r_train_limit,

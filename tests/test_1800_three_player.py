@@ -556,7 +556,7 @@ def test_c4_the_dsl_holder_trades_it_for_a_share_in_the_bank_pool_which_closes_i
     assert g.state()["privates"][1] == {"sym": "DSL", "owner": "Bob", "closed": True}
     assert player(g, "Bob")["privates"] == []
     # a share for the private (§8.2.2: a share in the outlined areas counts for nothing)
-    counts = 0 if "no_cert_limit" in g.b_zones(g.entity("corporation", "DRGW")) else 1
+    counts = 0 if g.call("in_zone", g.entity("corporation", "DRGW"), "no_cert_limit") else 1
     assert player(g, "Bob")["certificates"] == bob["certificates"] - 1 + counts
     assert money(g) == before  # a trade: no money changes hands
     # a closed D&SL pays nothing in the next Operating Round

@@ -48,13 +48,18 @@ def test_the_journal_undoes_the_price_token_taken_off():
     assert game.corp[corp.id]["cell"] == cell and corp.id in game.stacks[cell]
 
 
-def test_no_rule_sets_a_cell():
+def test_a_cell_is_set_only_to_a_market_cell():
+    """`set C.cell = X` places the price token on a market cell (the library's set_par and move_price): no other
+    value (a row and column as a pair) is one."""
     from compiler.runtime.errors import IllegalAction
 
     game = new_game(toy())
     corp, _ = _started(game)
-    with pytest.raises(IllegalAction, match="placed by its par and moved by the market"):
+    with pytest.raises(IllegalAction, match="onto a market cell"):
         game.set_attr(corp, "cell", (0, 0))
+    target = game.market.record(next(c for c in game.market.cells() if c != game.corp[corp.id]["cell"]))
+    game.set_attr(corp, "cell", target)
+    assert game.corp[corp.id]["cell"] == target.cell and corp.id in game.stacks[target.cell]
 
 
 def test_the_model_puts_the_corporation_back_as_the_engine_does():

@@ -204,7 +204,12 @@ ROOT = Path(__file__).resolve().parent.parent
 #: then (board65) home_open and place_home_token the library's function and procedure over one new primitive of the
 #: map, home_spots(C) (where C's home station may go now: its printed home's city, or the open cities for a home
 #: chosen at float, whose decision place_token the procedure owes in the model too), 53
-RECORDED = 53
+#: then (market65) the market's cells values of the DSL (a corporation's `cell`, none off the market, and
+#: `market_cells`, each its row, column, price, zones and the cell a move reaches, up, down, left, right; `set
+#: C.cell = X` places the price token: the runtime's MarketCell, the model's compiler/verify/cells.py over its
+#: row and column terms): set_par and move_price library procedures over them (par_cell the rightmost, topmost
+#: par cell of a price), zones gone for the library's in_zone(C, z) (its cell's zones or its card's), 50
+RECORDED = 50
 
 #: builtins that became library functions or procedures (one new primitive, bought_this_turn, for two)
 MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "pool_certificates",
@@ -224,7 +229,8 @@ MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "p
          "reset_corporation", "stays_open", "use_ability", "ability_sold", "remove_reservations", "unreserve_home",
          "ability_lay_cost", "ability_token", "ability_lay", "draft_price", "set_revenue", "par_prices",
          "closed", "ability_window", "would_export", "close_corporation", "in_round", "in_step", "acting", "sell_out",
-         "pass_turn", "bid_placed", "bought", "private_sold", "end_step", "home_open", "place_home_token"]
+         "pass_turn", "bid_placed", "bought", "private_sold", "end_step", "home_open", "place_home_token",
+         "set_par", "move_price", "in_zone"]
 
 
 #: builtins folded into the map's checks of a company's lay and station: check_lay and check_token of a private
@@ -716,7 +722,7 @@ def test_the_bank_price_is_the_librarys_over_the_declared_uses(rulespecs_loaded)
 def test_a_market_move_is_the_librarys_over_move_price(rulespecs_loaded):
     """market_move(C, d): the library's procedure (not while prices are frozen, nor left or down where C's
     declared hold_price holds it: price_held, over the library's state declared_uses) over the primitive
-    move_price, the token one step. 18 Grand Junction's Arvid Bollen: in an operating round, with a use
+    move_price, the token one step (the library's too, over the market cell). 18 Grand Junction's Arvid Bollen: in an operating round, with a use
     declared, a move down is held and a move right is not, in the engine and the model alike (the model read
     the hold as an oracle before)."""
     import z3
@@ -727,7 +733,7 @@ def test_a_market_move_is_the_librarys_over_move_price(rulespecs_loaded):
 
     library = (ROOT / "rulespecs" / "lib" / "18xx.rules").read_text(encoding="utf-8")
     assert "procedure market_move(" in library and "function price_held(" in library
-    assert "move_price" in _census()["twins"]  # the primitive, the one step
+    assert "move_price" in library and "move_price" not in _census()["twins"]  # the one step: the library's too
     g = overlay_game("18 Grand Junction", None, ROOT / "tests" / "fixtures" / "18gj_test_map.rules")(
         players=["Ann", "Bob", "Cy"], seed=1)
     drg = g.entity("corporation", "DRG")
@@ -1370,7 +1376,7 @@ def test_a_corporations_closing_is_the_librarys_in_the_engine_and_the_model(rule
     assert "close_corporation" not in found["twins"] + found["engine_only"] + found["model_only"]
     g = game_class("18CO")(players=["Ann", "Bob", "Cy"], seed=1)
     corp = g.corporations[0]
-    g.b_set_par(corp, 40)
+    g.call("set_par", corp, 40)
     g.transfer(100, ENGINE_BANK, corp)
     cell = g.corp[corp.id]["cell"]
     assert corp.id in g.stacks[cell]
@@ -1395,3 +1401,75 @@ def test_a_corporations_closing_is_the_librarys_in_the_engine_and_the_model(rule
     assert solver.check(ctx.state[f"cash:{c.id}"] != 0) == z3.unsat
     other = model.corporations[1]
     assert ctx.state[f"cash:{other.id}"] is pre[f"cash:{other.id}"]
+
+
+def test_the_market_cell_is_a_value_in_the_engine_and_the_model(rulespecs_loaded):
+    """A corporation's `cell` is a market cell (its row, column, price, zones and the cell a move reaches) and
+    `set C.cell = X` places its price token: set_par and move_price are the library's procedures over it, in
+    the engine and the model alike, and zones(C) is gone for the library's in_zone(C, z). 18CO's market (13 rows,
+    its edges: a left move in a row's first cell goes down, a right move in its last up, an up move in the top
+    row right): every par price's cell, the rightmost, is the one set_par puts the token on; a price of no par
+    cell is refused and changes nothing; every move of every cell is the market's."""
+    import z3
+
+    from compiler.emit.engines import game_class
+    from compiler.runtime.errors import IllegalAction
+    from compiler.verify.model import Model
+    from compiler.verify.translate import Translator
+
+    found = _census()
+    for name in ("set_par", "move_price", "zones"):
+        assert name not in found["twins"] + found["engine_only"] + found["model_only"], name
+    g = game_class("18CO")(players=["Ann", "Bob", "Cy"], seed=1)
+    market = g.market
+    corp = g.corporations[0]
+    prices = sorted({market.price(c) for c in market.par_cells()})
+    for price in prices:
+        g = game_class("18CO")(players=["Ann", "Bob", "Cy"], seed=1)
+        g.call("set_par", corp, price)
+        assert g.corp[corp.id]["cell"] == market.par_cell(price) and g.corp[corp.id]["par"] == price
+        assert g.attr(corp, "cell").price == price and "par" in g.attr(corp, "cell").zones
+        assert corp.id in g.stacks[market.par_cell(price)]
+    g = game_class("18CO")(players=["Ann", "Bob", "Cy"], seed=1)
+    before = g.state()
+    with pytest.raises(IllegalAction, match="not a par price"):
+        g.call("set_par", corp, prices[0] + 1)
+    assert g.state() == before and g.attr(corp, "cell") is None
+    g.call("move_price", corp, "up")  # (no price: nothing)
+    assert g.corp[corp.id]["cell"] is None
+    g.call("set_par", corp, prices[-1])
+    edges = [(0, 0), (0, 15), (3, 0), (3, 15), (12, 4), (4, 12)]
+    for cell in edges:
+        for d in ("up", "down", "left", "right"):
+            g._place_token(corp, cell)
+            g.call("move_price", corp, d)
+            assert g.corp[corp.id]["cell"] == market.move(cell, d), (cell, d)
+    assert [c.cell for c in g.name("market_cells")] == list(market.cells())
+
+    model = Model(rulespecs_loaded.program.titles["18CO"])
+    c = model.corporations[0]
+    tr = Translator(model)
+    pre = model.vars.fresh_state("pre")
+    ctx = tr.new_ctx(pre)
+    price = z3.Int("price")
+    tr.call("set_par", [model.z(c), price], {}, ctx)
+    solver = z3.Solver()
+    solver.add(*ctx.shared.axioms, *ctx.shared.guards)
+    for p in prices:
+        r, col = market.par_cell(p)
+        cell_after = z3.And(ctx.state[f"row:{c.id}"] == r, ctx.state[f"col:{c.id}"] == col, ctx.state[f"has_cell:{c.id}"],
+                            ctx.state[f"par:{c.id}"] == p)
+        assert solver.check(price == p) == z3.sat
+        assert solver.check(price == p, z3.Not(cell_after)) == z3.unsat, p
+    assert solver.check(price == prices[0] + 1) == z3.unsat  # refused
+    for d in ("up", "down", "left", "right"):
+        tr = Translator(model)
+        ctx = tr.new_ctx(pre)
+        tr.call("move_price", [model.z(c), d], {}, ctx)
+        solver = z3.Solver()
+        solver.add(*ctx.shared.axioms, *ctx.shared.guards, pre[f"has_cell:{c.id}"])
+        for cell in edges:
+            r, col = market.move(cell, d)
+            at = z3.And(pre[f"row:{c.id}"] == cell[0], pre[f"col:{c.id}"] == cell[1])
+            assert solver.check(at, z3.Not(z3.And(ctx.state[f"row:{c.id}"] == r, ctx.state[f"col:{c.id}"] == col))) \
+                == z3.unsat, (cell, d)

@@ -347,9 +347,9 @@ BUY_SHARES = """
     do bought(player, corporation)
   }
 """
-CERT_LIMIT_GUARD = """require certificates(player) + 1 <= cert_limit unless no_cert_limit in zones(corporation)
+CERT_LIMIT_GUARD = """require certificates(player) + 1 <= cert_limit unless in_zone(corporation, no_cert_limit)
       else "the certificate limit would be exceeded\""""
-HOLDING_CAP_GUARD = """require percent(player, corporation) + cert.percent <= holding_cap unless unlimited_holding in zones(corporation)
+HOLDING_CAP_GUARD = """require percent(player, corporation) + cert.percent <= holding_cap unless in_zone(corporation, unlimited_holding)
       else "the holding cap would be exceeded\""""
 SELL_SHARES = """
   replace action sell_shares(player: player, corporation: corporation, shares: list[certificate]) "Sell certificates" {

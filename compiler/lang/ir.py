@@ -25,7 +25,7 @@ from compiler.diagnostics import Span
 #: checked, which a routine may take as a parameter: a tile lay, `check_lay` (of a company, or of a private's
 #: ability), and a station's spot, `check_token`)
 RUNTIME_TYPES = ("player", "corporation", "minor", "private", "bond", "company", "train", "certificate", "route", "lay",
-                 "spot")
+                 "spot", "market_cell")
 
 #: the kinds of entity a declared state's part may be (`state NAME: set[(player, corporation)]`): `company` is
 #: a corporation, a minor or a private (as a parameter `company` is), which the z3 model keys by id

@@ -554,7 +554,7 @@ def _builtin_arguments(decl, scope: _Scope) -> list[Diagnostic]:
 
 #: the builtins' arguments that name a value of an enum (of the library or the title), or a hex: (the builtin,
 #: the argument's place) -> the enum's name, or "hex"
-_BUILTIN_NAMES = {("move_price", 1): "direction", ("price_after_moves", 1): "direction",
+_BUILTIN_NAMES = {("price_after_moves", 1): "direction",
                   ("next_certificate", 1): "source", ("end_game_now", 0): "end_reason",
                   ("call_round", 0): "special_round", ("in_special_round", 0): "special_round",
                   ("special_round_held", 0): "special_round", ("tile_color", 0): "hex", ("place_marker", 1): "hex",

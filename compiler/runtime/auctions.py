@@ -589,7 +589,7 @@ class Auctions:
             if not cert.president or self.owner[cert.id] != self._ipo_of(corp):
                 return
             if self.corp[corp.id]["par"] is None and grant.get("par") is not None:
-                self.b_set_par(corp, int(self._value(grant["par"], f"{item} grants par")))
+                self.call("set_par", corp, int(self._value(grant["par"], f"{item} grants par")))
             self.move(cert, self._ipo_of(corp), player)  # its holder presides: nobody else holds any of it yet
             return
         want = int(grant["percent"])

@@ -17,7 +17,9 @@ from compiler.runtime.data import Gap, Table
 from compiler.runtime.entities import BANK, DEPOT, IPO, POOL, SCRAP, Certificate, Entity, Train
 from compiler.runtime.errors import IllegalAction, RuleGap
 from compiler.runtime.holdings import HolderNotes
+from compiler.runtime.market import MarketCell
 from compiler.runtime.vocabulary import TOKEN_COUNTS
+
 
 #: the values a declared state keys by id (`GameBase._state_key`)
 _KEYED = (Entity, Certificate)
@@ -339,6 +341,8 @@ class DslSupport:
             return self.card_records("phase")
         if name == "markets":
             return self.card_records("market")
+        if name == "market_cells":
+            return self.market.records()
         if name == "all_ability_cards":
             kind = self.DATA.properties.get("ability_cards")
             return [] if kind is None else self.card_records(str(kind))
@@ -579,6 +583,9 @@ class DslSupport:
             if obj.kind in ("corporation", "minor"):
                 state = self.corp[obj.id]
                 if name in state:
+                    if name == "cell":
+                        cell = state["cell"]  # (its price token's cell, as a record: `Market.record`)
+                        return None if cell is None else self.market.record(cell)
                     return state[name]
                 if name == "started":
                     return state["par"] is not None  # (the library's started: it has a par price)
@@ -633,6 +640,8 @@ class DslSupport:
             return self.DATA.component("train", obj.name).get(name)
         if isinstance(obj, dict):
             return obj[name]
+        if obj.__class__ is MarketCell:
+            return obj[name]  # (a market cell: `C.cell.price`, `c.zones` of an element of `market_cells`)
         if dataclasses.is_dataclass(obj) and name in {f.name for f in dataclasses.fields(obj)}:
             return getattr(obj, name)  # a runtime value: a lay (`lay.upgrade`), a station spot
         raise RuleGap(f"{obj}.{name}", "no such attribute")
@@ -657,7 +666,7 @@ class DslSupport:
     def set_attr(self, obj: Any, name: str, value: Any) -> None:
         if isinstance(obj, Entity) and obj.kind in ("corporation", "minor"):
             if name == "cell":
-                self._take_price_token(obj, value)
+                self._set_price_token(obj, value)
                 return
             self.j.set(self.corp[obj.id], name, value)
             return
@@ -666,13 +675,17 @@ class DslSupport:
             return
         raise IllegalAction(f"cannot set {obj}.{name}")
 
-    def _take_price_token(self, corp: Entity, value: Any) -> None:
-        """`set C.cell = none`: C's price token leaves the market (off its cell's stack, which keeps the
-        order of the tokens on each cell). A token comes onto the market only by set_par and moves only by
-        move_price: no rule sets a cell."""
-        if value is not None:
-            raise IllegalAction(f"{corp}'s price token is placed by its par and moved by the market, not set")
+    def _set_price_token(self, corp: Entity, value: Any) -> None:
+        """`set C.cell = X`: C's price token onto the cell X (a market cell: the library's set_par and move_price;
+        where it is on X already, it stays where it is in X's stack), or off the market where X is none (off its
+        cell's stack, which keeps the order of the tokens on each cell)."""
         cell = self.corp[corp.id]["cell"]
+        if value is not None:
+            if value.__class__ is not MarketCell:
+                raise IllegalAction(f"{corp}'s price token goes onto a market cell, not {value!r}")
+            if value.cell != cell:
+                self._place_token(corp, value.cell)
+            return
         if cell is not None and corp.id in self.stacks.get(cell, []):
             self.j.remove(self.stacks[cell], corp.id)
         self.j.set(self.corp[corp.id], "cell", None)

@@ -147,3 +147,48 @@ class Market:
     def move(self, cell: Cell, direction: str) -> Cell:
         """Move one step: direction is "up", "down", "left" or "right"."""
         return {"up": self.up, "down": self.down, "left": self.left, "right": self.right}[direction](cell)
+
+    # -- the cells as the DSL reads them (`C.cell`, `market_cells`)
+    def record(self, cell: Cell) -> "MarketCell":
+        """The cell as a record of the DSL: made once a game for each cell (the market never changes in play)."""
+        return self._records[cell]
+
+    def records(self) -> list["MarketCell"]:
+        """Every cell of the market as a record, row by row from the top, each row from the left."""
+        return list(self._records.values())
+
+    @cached_property
+    def _records(self) -> dict[Cell, "MarketCell"]:
+        return {cell: MarketCell(self, cell) for cell in self.cells()}
+
+
+class MarketCell:
+    """A cell of the market as a value of the DSL: a corporation's `cell` (none where its price token is off the
+    market) and each element of `market_cells`. Its fields: `row` and `column` (from 0 at the top left), `price`,
+    `zones` (the zones' names) and the cell a move of a token on it reaches, `up`, `down`, `left`, `right` (the
+    title's edge rules: `Market.move`). Two are equal where they are the same cell."""
+
+    __slots__ = ("market", "cell", "row", "column", "price", "zones")
+    MOVES = ("up", "down", "left", "right")
+
+    def __init__(self, market: Market, cell: Cell) -> None:
+        self.market, self.cell = market, cell
+        self.row, self.column = cell
+        self.price = market.price(cell)
+        self.zones = market.zones_of(cell)
+
+    def __getitem__(self, name: str):
+        if name in self.MOVES:
+            return self.market.record(self.market.move(self.cell, name))
+        if name in self.__slots__[2:]:
+            return getattr(self, name)
+        raise KeyError(name)
+
+    def __eq__(self, other: object) -> bool:
+        return other.__class__ is MarketCell and other.cell == self.cell  # type: ignore[attr-defined]
+
+    def __hash__(self) -> int:
+        return hash(self.cell)
+
+    def __repr__(self) -> str:
+        return f"cell {self.cell} ({self.price})"

@@ -130,7 +130,7 @@ class Monitor:
         # the holding checks' verdict is kept by all they read: the figures of the holders (`_seen`'s, another
         # object where a certificate changed hands), the owners written to nowhere since (`Owners.stamp`: who
         # holds each private, bond and minor), the sanctions, the limits, each corporation's cell and the
-        # cards (its market zones, `b_zones`), which privates and minors are closed (`_certificate_counts`);
+        # cards (its market zones, `_zones`), which privates and minors are closed (`_certificate_counts`);
         # the same, the same verdict: it passed
         corp_state = game.corp
         key = (sanctioned, limit, cap, pool_cap, tuple([corp_state[c.id]["cell"] for c in game.corporations]),
@@ -146,7 +146,7 @@ class Monitor:
                     "cert_limit", f"{player} holds {certificates} certificates, limit {limit}", action
                 )
             for corp, pct in owning.get((player.kind, player.id), ()):
-                if pct > cap and "unlimited_holding" not in game.b_zones(corp) and (
+                if pct > cap and "unlimited_holding" not in game._zones(corp) and (
                     ("holding_cap", player.id) not in sanctioned
                 ):
                     # a president's certificate alone may exceed a cap only if the title allows it

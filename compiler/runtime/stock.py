@@ -84,9 +84,11 @@ class StockRound:
             raise IllegalAction(f"{corp} has no share price yet")
         return self.market.price(cell)
 
-    def b_zones(self, corp: Entity) -> frozenset[str]:
-        """zones(C): the market zones whose rules apply to C: those of its cell, and those an ability of its
-        card puts it in (`effect: market_zone`, `zones: [...]`)."""
+    def _zones(self, corp: Entity) -> frozenset[str]:
+        """The market zones whose rules apply to C, as the library's in_zone(C, z) says of each: those of its cell,
+        and those an ability of its card puts it in (`effect: market_zone`, `zones: [...]`): the runtime's own
+        reading for its primitives, the certificates counted against the limit (`b_certificates`) and the
+        monitor's holding cap."""
         cell = self.corp[corp.id]["cell"]
         zones = self.market.zones_of(cell) if cell is not None else frozenset()
         if corp.kind == "corporation" and self.g.get("cards"):
@@ -112,7 +114,7 @@ class StockRound:
                         holder = owner[cert.id]
                         key = (holder.kind, holder.id)
                         held[key] = held.get(key, 0) + 1
-                if held and "no_cert_limit" not in self.b_zones(corp):
+                if held and "no_cert_limit" not in self._zones(corp):
                     for key, n in held.items():
                         out[key] = out.get(key, 0) + n
         counted = []
@@ -140,7 +142,7 @@ class StockRound:
             if held:
                 by_id = self.by_id
                 for corp_id, (_percent, number) in held.items():
-                    if "no_cert_limit" not in self.b_zones(by_id[("corporation", corp_id)]):
+                    if "no_cert_limit" not in self._zones(by_id[("corporation", corp_id)]):
                         total += number
         if "privates" in counts:
             owner, closed = self.owner, self.closed
@@ -198,14 +200,6 @@ class StockRound:
         self.j.set(self.g, "turn_marks", self.g.get("turn_marks", frozenset()) | {mark})
 
     # -- effects the DSL calls with `do`
-    def b_set_par(self, corp: Entity, price: int) -> None:
-        cell = self.market.par_cell(price)
-        if cell is None:
-            raise IllegalAction(f"{self.money(price)} is not a par price")
-        self.j.set(self.corp[corp.id], "par", price)
-        self._place_token(corp, cell)
-        self.emit("corporation_started", corp, price)
-
     def _bought(self, player: Entity) -> None:
         """move_turn(P, certificate_bought): P has bought a certificate (the library's bought, which checked
         the float and the presidency first): P acted in the turn and the round; in a stock round where one
@@ -221,16 +215,6 @@ class StockRound:
             self._next_turn()
         elif self.g["round"] == "special":
             self._special_next(None)  # one certificate a turn; the player keeps his place until he passes
-
-    def b_move_price(self, corp: Entity, direction: str) -> None:
-        """move_price(C, d): C's price token moves one step in direction d (nothing where it has no price); the
-        library's market_move says when prices move."""
-        cell = self.corp[corp.id]["cell"]
-        if cell is None:
-            return
-        new = self.market.move(cell, direction)
-        if new != cell:
-            self._place_token(corp, new)
 
     def b_choose_share_layout(self, corp: Entity, president_percent: int) -> None:
         """choose_share_layout(C, p): C's certificates become the layout of its `share_layouts` whose president's certificate is p% (before C is started)."""
@@ -565,7 +549,7 @@ class StockRound:
                 return self.b_certificates(player) <= self.param("cert_limit")
             if name == "holding_cap":
                 return all(self.b_percent(player, c) <= self.param("holding_cap")
-                           or "unlimited_holding" in self.b_zones(c) for c in self.corporations)
+                           or "unlimited_holding" in self._zones(c) for c in self.corporations)
             if name == "pool_cap":
                 return self.b_percent(POOL, self.entity("corporation", pid)) <= self.param("pool_cap")
             return False

@@ -313,7 +313,7 @@ def _other_certificates(game: Any, model: Model, player: Entity) -> int:
     counts = set(game.param("cert_limit_counts"))
     if "shares" in counts:
         for corp in model.corporations:
-            zones = game.b_zones(game.entity("corporation", corp.id))
+            zones = game._zones(game.entity("corporation", corp.id))
             if "no_cert_limit" in zones:
                 continue
             total -= sum(1 for cert in game.certs_of[corp.id] if game.owner[cert.id] == player)
@@ -354,7 +354,7 @@ def _other_certificates_of_players(game: Any, model: Model) -> dict[str, int]:
         for corps, sign in ((game.corporations, 1), (scope, -1)):
             for corp in corps:
                 certs = game.certs_of[corp.id]
-                if any(owner[cert.id] in seat for cert in certs) and "no_cert_limit" not in game.b_zones(corp):
+                if any(owner[cert.id] in seat for cert in certs) and "no_cert_limit" not in game._zones(corp):
                     tally((cert.id for cert in certs), sign)
     if "privates" in counts:
         tally((x.id for x in game.privates), 1, lambda x: not game.closed[x])

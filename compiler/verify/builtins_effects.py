@@ -47,29 +47,6 @@ class EffectBuiltins:
 
     # ---------------------------------------------------------------- effects
 
-    def b_set_par(self, ctx: Ctx, corp: Any, price: Any) -> None:
-        market = self.m.require_market()
-        ctx.shared.reads.add("market", "par_cells", [(c, market.price(c)) for c in market.par_cells()])
-        cells = {}
-        for cell in market.par_cells():
-            p = market.price(cell)
-            cells[p] = market.par_cell(p)
-        for c, cond in self.corp_of(ctx, corp):
-            when = AND(ctx.path, cond)
-            ctx.fork(cond).require(OR(*[self.tr.eq(price, p) for p in cells]))
-            st = ctx.state
-            row: Any = st[f"row:{c.id}"]
-            col: Any = st[f"col:{c.id}"]
-            for p, cell in cells.items():
-                hit = self.tr.eq(price, p)
-                row = IF(hit, cell[0], row)  # type: ignore[index]
-                col = IF(hit, cell[1], col)  # type: ignore[index]
-            st[f"par:{c.id}"] = IF(when, zi(price), st[f"par:{c.id}"])
-            st[f"has_par:{c.id}"] = IF(when, True, st[f"has_par:{c.id}"])
-            st[f"row:{c.id}"] = IF(when, row, st[f"row:{c.id}"])
-            st[f"col:{c.id}"] = IF(when, col, st[f"col:{c.id}"])
-            st[f"has_cell:{c.id}"] = IF(when, True, st[f"has_cell:{c.id}"])
-
     def bought(self, ctx: Ctx) -> None:
         """As GameBase._bought (move_turn(P, certificate_bought), after the library's bought checked the float
         and the presidency): the buyer's turn marks; in a special round (18CO §8.2: one certificate a turn)
@@ -184,12 +161,6 @@ class EffectBuiltins:
         if out is None:
             raise GapError("phase_value", "no phase has a value")
         return out
-
-    def b_move_price(self, ctx: Ctx, corp: Any, direction: Any) -> None:
-        """As GameBase.b_move_price: the price token one step in that direction (the library's market_move
-        says when)."""
-        for c, cond in self.corp_of(ctx, corp):
-            self.market_move(ctx, c, str(direction), cond)
 
     def b_check_president(self, ctx: Ctx, corp: Any) -> None:
         """The take-over itself is a runtime step of its own (`take_over`);

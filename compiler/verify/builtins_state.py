@@ -8,6 +8,7 @@ from typing import Any, Callable
 
 import z3
 
+from compiler.verify import cells
 from compiler.verify.model import (
     BANK,
     DEPOT,
@@ -286,10 +287,14 @@ class StateBuiltins:
             elif name == "revenue":
                 st[f"revenue:{corp.id}"] = IF(when, zi(value), st[f"revenue:{corp.id}"])
             elif name == "cell":
-                # as DslSupport.set_attr: only `none`, the price token off the market
-                if value is not None:
-                    raise Unsupported(f"set {corp.id}.cell to a cell: a price token moves by the market")
-                st[f"has_cell:{corp.id}"] = IF(when, False, st[f"has_cell:{corp.id}"])
+                # as DslSupport.set_attr: the price token onto a market cell (set_par, move_price), or off
+                # the market (none)
+                cell = cells.as_cell(value)
+                if cell.present is not False:
+                    st[f"row:{corp.id}"] = IF(when, cell.row, st[f"row:{corp.id}"])
+                    st[f"col:{corp.id}"] = IF(when, cell.col, st[f"col:{corp.id}"])
+                if cell.present is not st[f"has_cell:{corp.id}"]:
+                    st[f"has_cell:{corp.id}"] = IF(when, cell.present, st[f"has_cell:{corp.id}"])
             elif name == "tokens":
                 st[f"tokens:{corp.id}"] = IF(when, zi(value), st[f"tokens:{corp.id}"])
             elif name == "extra_tokens" and self.m.extra_tokens:
@@ -329,17 +334,20 @@ class StateBuiltins:
         cells. `key`: what `f` reads of a cell (a price, a move's row or column), where it reads only
         the market: the chain is then made once for each row and column term (the pre-state's, mostly)
         and kept across the translator's steps."""
-        self.m.require_market()
         st = ctx.state
+        return self.chain_at(st[f"row:{corp.id}"], st[f"col:{corp.id}"], f, key)
+
+    def chain_at(self, row: Any, col: Any, f: Callable[[tuple[int, int]], Any], key: tuple | None = None) -> Any:
+        """`f(cell)` for the cell at (row, col), terms: `cell_chain`'s, of any cell value (`compiler.verify.cells`)."""
+        self.m.require_market()
         if key is not None:
-            row, col = st[f"row:{corp.id}"], st[f"col:{corp.id}"]
             ids = tuple(v.get_id() if isinstance(v, z3.ExprRef) else ("value", v) for v in (row, col))
-            found = self.chains.get((key, corp.id, ids))
+            found = self.chains.get((key, ids))
             if found is None:
-                found = self.chains[(key, corp.id, ids)] = (self.cell_chain(ctx, corp, f), row, col)
+                found = self.chains[(key, ids)] = (self.chain_at(row, col, f), row, col)
             return found[0]
         cells = self.m.cells
-        conds = self._cell_conds(st[f"row:{corp.id}"], st[f"col:{corp.id}"])
+        conds = self._cell_conds(row, col)
         out = f(cells[-1])
         for i in range(len(cells) - 2, -1, -1):
             out = IF(conds[i], f(cells[i]), out)
@@ -367,20 +375,6 @@ class StateBuiltins:
         if not cells:
             return False
         return AND(ctx.state[f"has_cell:{corp.id}"], self.in_cells(ctx, corp, cells))
-
-    def market_move(self, ctx: Ctx, corp: Ent, direction: str, when: Any = True) -> None:
-        market = self.m.require_market()
-        if direction not in ("up", "down", "left", "right"):
-            raise Unsupported(f"market move {direction!r}")
-        ctx.shared.reads.add("market", "moves", (market.rows, sorted(market.zones.items()), market.left_edge, market.right_edge, market.top_edge))
-        st = dict(ctx.state)
-        moved = {cell: market.move(cell, direction) for cell in self.m.cells}
-        row = self.cell_chain(ctx, corp, lambda cell: moved[cell][0], key=("move", direction, "row"))
-        col = self.cell_chain(ctx, corp, lambda cell: moved[cell][1], key=("move", direction, "col"))
-        on = AND(ctx.path, when, st[f"has_cell:{corp.id}"])
-        st[f"row:{corp.id}"] = IF(on, row, st[f"row:{corp.id}"])
-        st[f"col:{corp.id}"] = IF(on, col, st[f"col:{corp.id}"])
-        ctx.state = st
 
     def price_of(self, ctx: Ctx, corp: Ent) -> Any:
         market = self.m.require_market()
@@ -487,17 +481,6 @@ class StateBuiltins:
     def b_price(self, ctx: Ctx, corp: Any) -> Any:
         return self.per_corp(ctx, corp, lambda c: self.price_of(ctx, c))
 
-    def b_zones(self, ctx: Ctx, corp: Any) -> Any:
-        m = self.m
-        options = self.corp_of(ctx, corp)
-        m.require_market()
-        elems = []
-        card_zones = self.card_zones(ctx)
-        for zone in m.zone_names + [z for z in card_zones if z not in m.zone_names]:
-            elems.append((zone, OR(*[AND(cond, OR(self.zone_cond(ctx, c, zone), self.card_zone(ctx, c, zone, card_zones)))
-                                     for c, cond in options])))
-        return SymList(elems)
-
     def card_zones(self, ctx: Ctx) -> dict[str, list[int]]:
         """zone -> the cards (indexes) whose `market_zone` ability puts their company in it (none for a
         title without ability cards)."""
@@ -510,7 +493,7 @@ class StateBuiltins:
         return out
 
     def card_zone(self, ctx: Ctx, corp: Ent, zone: str, card_zones: dict[str, list[int]]) -> Any:
-        """Whether C's card puts it in the zone (GameBase.b_zones: `effect: market_zone`)."""
+        """Whether C's card puts it in the zone (as the library's in_zone: `effect: market_zone`)."""
         if zone not in card_zones:
             return False
         index = self.card_index(ctx, corp)

@@ -334,7 +334,7 @@ def holding_cap(tr: Translator, ctx: Ctx) -> list[Atom]:
         for c in m.corporations:
             pct = b.percent_of(ctx, m.z(p), c)
             exempt = b.zone_cond(ctx, c, "unlimited_holding") if m.market is not None else False
-            # or a zone the corporation's ability card puts it in (GameBase.b_zones, whose zones the
+            # or a zone the corporation's ability card puts it in (GameBase._zones, as the library's in_zone, whose zones the
             # runtime's own holding_cap check reads: a card with `effect: market_zone`)
             exempt = OR(exempt, b.card_zone(ctx, c, "unlimited_holding", b.card_zones(ctx)))
             measure = IF(exempt, 0, pct)

@@ -14,6 +14,7 @@ from compiler.lang import syntax as s
 from compiler.lang.builtins import VALUES
 from compiler.lang.ir import Clause, Title
 from compiler.lang.schema import component_params
+from compiler.verify import cells
 from compiler.verify.bindings import RoutineBindings
 from compiler.verify.builtins_abilities import AbilityBuiltins
 from compiler.verify.builtins_effects import EffectBuiltins
@@ -205,6 +206,8 @@ class Translator(RoutineBindings):
                     return m.z(SCRAP)
                 if name in ("train_cards", "phases", "markets", "all_ability_cards"):
                     return self.builtins.card_list(name, ctx)
+                if name == "market_cells":
+                    return cells.market_cells(self.builtins, ctx)
                 if name == "all_trains":
                     return SymList([(Sel([(t, True)]), True) for t in m.trains])
                 if name in ("phase_number", "current_round", "current_step", "operating_company", "acting_entity"):
@@ -383,6 +386,8 @@ class Translator(RoutineBindings):
         raise Unsupported(f"truth value of {v!r}")
 
     def ite(self, c: Any, a: Any, b: Any) -> Any:
+        if isinstance(a, cells.CellTerm) or isinstance(b, cells.CellTerm):
+            return cells.ite(c, a, b)
         if self._chosen(a) and self._chosen(b) and not (a is None and b is None):
             # two names (or none), two records: no one term holds either; one of them, each where it holds
             if isinstance(a, str) and a == b:
@@ -474,6 +479,8 @@ class Translator(RoutineBindings):
 
     def eq(self, a: Any, b: Any) -> Any:
         m = self.model
+        if isinstance(a, cells.CellTerm) or isinstance(b, cells.CellTerm):
+            return cells.eq(a, b)
         if isinstance(a, Choice) or isinstance(b, Choice):
             choice, other = (a, b) if isinstance(a, Choice) else (b, a)
             return OR(*[AND(cond, self.eq(v, other)) for v, cond in choice.alts])
@@ -639,6 +646,8 @@ class Translator(RoutineBindings):
 
     def member(self, obj: Any, name: str, ctx: Ctx) -> Any:
         m = self.model
+        if isinstance(obj, cells.CellTerm):
+            return cells.field(self.builtins, ctx, obj, name)  # (a market cell's: compiler.verify.cells)
         if isinstance(obj, Choice):
             return self._of_choice(obj, lambda v: self.member(v, name, ctx))
         if isinstance(obj, Opaque):
@@ -754,7 +763,9 @@ class Translator(RoutineBindings):
                 return self.builtins.oracle(ctx, "operated", (ent.id,))
             if name in TOKEN_FIELDS:
                 return self.builtins.token_field(ctx, ent, name)
-            if name in ("cell", "closed"):
+            if name == "cell":
+                return cells.corporation_cell(ctx, ent)  # (its price token's cell, none off the market)
+            if name == "closed":
                 raise Unsupported(f"corporation state field {name}")
             if name in m.corp_fields:
                 return st[f"field:{ent.id}.{name}"]
@@ -779,6 +790,8 @@ class Translator(RoutineBindings):
         return self.lift(value)
 
     def index(self, coll: Any, i: Any, ctx: Ctx) -> Any:
+        if isinstance(coll, cells.CellTerm) and isinstance(i, str):
+            return cells.field(self.builtins, ctx, coll, i)  # (`C.cell[direction]`: the cell a move reaches)
         if isinstance(coll, Choice):  # (one of several records: `filter(...)[0][field]`)
             return self._of_choice(coll, lambda v: self.index(v, i, ctx))
         if isinstance(coll, AnyAmounts):
