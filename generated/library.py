@@ -10,7 +10,7 @@ from compiler.runtime.errors import IllegalAction
 # one component per line (not reformatted)
 # fmt: off
 SOURCES = {
-    'rulespecs/lib/18xx.rules': 'efb9a5efef6dd45d',
+    'rulespecs/lib/18xx.rules': 'a443bd77cc68061b',
     'rulespecs/lib/tiles.rules': 'ef4c137225d3ff46',
 }
 
@@ -3588,7 +3588,7 @@ def r_in_step(g, v_corporation, v_name):
     """in_step(C, s): C is operating and at step s (or at a combined step, track_and_token, that includes s) (library '18xx' function in_step)"""
     # at rulespecs/lib/18xx.rules:2306
     return (
-        (g.name("operating_company") == v_corporation) and (g.name("current_round") == "operating")
+        (g.name("current_round") == "operating") and (g.name("operating_company") == v_corporation)
     ) and (
         (g.name("current_step") == v_name)
         or (

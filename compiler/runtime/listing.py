@@ -13,7 +13,7 @@ import operator
 import random
 from typing import Any, Callable, Iterable, Iterator
 
-from compiler.runtime.candidates import Candidates, _KnownRefused, _SearchLater
+from compiler.runtime.candidates import Candidates, _KnownRefused, _PrefixRun, _SearchLater
 from compiler.runtime.entities import Entity
 from compiler.runtime.errors import IllegalAction, RuleGap
 from compiler.runtime.vocabulary import (ACTOR_KINDS, OUT_OF_TURN, ROUND_ACTION_PREFIXES, STEP_ACTIONS, VOCABULARY,
@@ -167,11 +167,16 @@ class Listing(Candidates):
             self._runs_listed = True
             try:
                 candidates = list(self._iter_candidates())
-                if _KnownRefused in set(map(type, candidates)):  # (a run among them: most listings have none)
-                    listed, candidates = candidates, []
+                runs = None
+                kinds = set(map(type, candidates))
+                if _KnownRefused in kinds or _PrefixRun in kinds:  # (a run among them: most listings have none)
+                    listed, candidates, runs = candidates, [], {}
                     for candidate in listed:
                         if candidate.__class__ is _KnownRefused:
                             candidates += itertools.repeat(_KnownRefused, candidate.count)
+                        elif candidate.__class__ is _PrefixRun:
+                            candidates += candidate.candidates
+                            runs.update(dict.fromkeys(map(id, candidate.candidates), candidate))
                         else:
                             candidates.append(candidate)
             finally:
@@ -184,6 +189,13 @@ class Listing(Candidates):
                     candidate = candidates[index]
                     if candidate.__class__ is _SearchLater:
                         candidate = candidate.action(self)  # (the route search, in the listing's state)
+                    elif runs and (run := runs.get(id(candidate))) is not None:
+                        # one of a run that shares its probes' verdict (`_prefix_runs`): asked once for the run
+                        candidate = _copied(candidate)
+                        if run.refused is None:
+                            run.refused = self._prefix_refused(candidate, self._pair_answers[1], kind=run.name)
+                        if run.refused:
+                            continue
                     if candidate is not _KnownRefused and self.is_legal(candidate):
                         return candidate
             finally:
