@@ -1895,6 +1895,13 @@ def qb2_corporation_buy_company(g, v_corporation, v_company):
         return "not enough cash"
 
 
+def qt_place_token(g, v_corporation):
+    """The opening guards of place_token that read only the round, the step, the operating company and the decisions owed (the listing step probe)"""
+    # at rulespecs/lib/18xx.rules:1566
+    if not (r_in_step(g, v_corporation, "place_token")):
+        return "a station token is placed after laying track"
+
+
 def q2_buy_bond(g, v_player, v_bond):
     """The opening guards of buy_bond that read only its entity and bond (the listing probe)"""
     # at rulespecs/1800.rules:737

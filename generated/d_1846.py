@@ -2300,6 +2300,13 @@ def q2_place_token(g, v_corporation, v_city):
         return "not enough cash for the token"
 
 
+def qt_place_token(g, v_corporation):
+    """The opening guards of place_token that read only the round, the step, the operating company and the decisions owed (the listing step probe)"""
+    # at rulespecs/1846.rules:1551
+    if not (r_in_step(g, v_corporation, "place_token")):
+        return "a station token is placed after laying track"
+
+
 def q2_contribute(g, v_corporation, v_player):
     """The opening guards of contribute that read only its entity and player (the listing probe)"""
     # at rulespecs/1846.rules:1464

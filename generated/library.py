@@ -3688,11 +3688,25 @@ def q2_dividend(g, v_corporation, v_kind):
         return "the title does not allow that"
 
 
+def qt_dividend(g, v_corporation):
+    """The opening guards of dividend that read only the round, the step, the operating company and the decisions owed (the listing step probe)"""
+    # at rulespecs/lib/18xx.rules:1604
+    if not (r_in_step(g, v_corporation, "dividend")):
+        return "revenue is disposed of after the trains run"
+
+
 def q2_discard_train(g, v_corporation, v_train):
     """The opening guards of discard_train that read only its entity and train (the listing probe)"""
     # at rulespecs/lib/18xx.rules:1759
     if not (g.b_holder_of(v_train) == v_corporation):
         return "the corporation does not own that train"
+
+
+def qt_discard_train(g, v_corporation):
+    """The opening guards of discard_train that read only the round, the step, the operating company and the decisions owed (the listing step probe)"""
+    # at rulespecs/lib/18xx.rules:1758
+    if not (r_pending_decision(g, v_corporation, "discard_train")):
+        return "only a corporation over the train limit discards"
 
 
 def t_count_stock_rounds(g, *_rest):
@@ -3834,6 +3848,13 @@ def qb2_par(g, v_player, v_corporation):
         return "not enough cash"
 
 
+def qt_lay_tile(g, v_corporation):
+    """The opening guards of lay_tile that read only the round, the step, the operating company and the decisions owed (the listing step probe)"""
+    # at rulespecs/lib/18xx.rules:1541
+    if not (r_in_step(g, v_corporation, "lay_tile")):
+        return "tiles are laid at the start of a turn"
+
+
 def qb_lay_tile(g, v_corporation):
     """The opening guards of lay_tile that read more than its entity, judged by a lower bound (the listing bound probe)"""
     # at rulespecs/lib/18xx.rules:1543
@@ -3846,6 +3867,13 @@ def qb2_lay_tile(g, v_corporation, v_hex):
     # at rulespecs/lib/18xx.rules:1543
     if not (g.b_cash(v_corporation) >= g._least_lay_cost_at(v_hex)):
         return "the company cannot pay the terrain cost"
+
+
+def qt_buy_train(g, v_corporation):
+    """The opening guards of buy_train that read only the round, the step, the operating company and the decisions owed (the listing step probe)"""
+    # at rulespecs/lib/18xx.rules:1682
+    if not (r_in_step(g, v_corporation, "buy_train")):
+        return "trains are bought at the end of the turn"
 
 
 def qd_buy_train(g, v_corporation, v_exchange):

@@ -728,6 +728,13 @@ class Game(GameBase):
         "corporation_sell_shares": qr_corporation_sell_shares,
         "corporation_buy_shares": qr_corporation_buy_shares,
     }
+    STEP_PROBES = {
+        "lay_tile": qt_lay_tile,
+        "place_token": qt_place_token,
+        "dividend": qt_dividend,
+        "buy_train": qt_buy_train,
+        "discard_train": qt_discard_train,
+    }
     DEFAULT_PROBES = {
         "buy_train": qd_buy_train,
     }

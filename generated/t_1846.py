@@ -403,6 +403,13 @@ class Game(GameBase):
         "company_lay_tile": qr_company_lay_tile,
         "company_place_token": qr_company_place_token,
     }
+    STEP_PROBES = {
+        "lay_tile": qt_lay_tile,
+        "place_token": qt_place_token,
+        "dividend": qt_dividend,
+        "buy_train": qt_buy_train,
+        "discard_train": qt_discard_train,
+    }
     DEFAULT_PROBES = {
         "buy_train": qd_buy_train,
     }

@@ -636,6 +636,14 @@ class Game(GameBase):
         "assign": qr_assign,
         "payoff_player_debt": qr_payoff_player_debt,
     }
+    STEP_PROBES = {
+        "lay_tile": qt_lay_tile,
+        "place_token": qt_place_token,
+        "dividend": qt_dividend,
+        "buy_train": qt_buy_train,
+        "discard_train": qt_discard_train,
+        "choose": qt_choose,
+    }
     PREFIX_PROBES = {
         "par": (
             (2, qb2_par),

@@ -614,6 +614,13 @@ def q_buy_train(g, v_corporation):
         return "the train limit would be exceeded"
 
 
+def qt_buy_train(g, v_corporation):
+    """The opening guards of buy_train that read only the round, the step, the operating company and the decisions owed (the listing step probe)"""
+    # at rulespecs/18-grand-junction.rules:1037
+    if not (r_in_step(g, v_corporation, "buy_train")):
+        return "trains are bought at the end of the turn"
+
+
 # ------------------------------------------------------------ triggers
 
 
@@ -871,6 +878,12 @@ class Game(GameBase):
         "buy_shares": qr_buy_shares,
         "use_ability": qr_use_ability,
         "corporation_assign": qr_corporation_assign,
+    }
+    STEP_PROBES = {
+        "lay_tile": qt_lay_tile,
+        "dividend": qt_dividend,
+        "buy_train": qt_buy_train,
+        "discard_train": qt_discard_train,
     }
     PREFIX_PROBES = {
         "par": ((2, qb2_par),),

@@ -521,6 +521,15 @@ class Game(GameBase):
         "company_lay_tile": qr_company_lay_tile,
         "remove_token": qr_remove_token,
     }
+    STEP_PROBES = {
+        "lay_tile": qt_lay_tile,
+        "dividend": qt_dividend,
+        "buy_train": qt_buy_train,
+        "discard_train": qt_discard_train,
+        "corporate_sell_shares": qt_corporate_sell_shares,
+        "corporation_buy_shares": qt_corporation_buy_shares,
+        "corporate_buy_shares": qt_corporate_buy_shares,
+    }
     PREFIX_PROBES = {
         "bid": ((2, qb2_bid),),
         "par": ((2, qb2_par),),

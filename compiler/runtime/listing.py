@@ -843,6 +843,8 @@ class Listing(Candidates):
             if opened:
                 if opened[1]:
                     return True  # (the turn check's refusal, as the probe met it)
+                if name in self.STEP_PROBES and self._step_refused(name, opened[0]):
+                    return True  # (a guard of the probe that reads only the round and the step refuses)
                 # `_quiet_probe(opened[0], probe, ())` written out: asked of each action in every listing
                 named, undo = self._named_shares, journal._undo
                 journal.generation += 1
@@ -861,6 +863,30 @@ class Listing(Candidates):
                         journal.generation += 1
                         marks.pop()
         return self._probe_refuses({"type": group_type, **who}, probe, kind=name)
+
+    def _step_refused(self, name: str, actor: Entity) -> bool:
+        """Whether the action `name`'s step probe (`STEP_PROBES`: opening guards of its probe that read only the
+        round, the step, the operating company and the decisions owed) refuses `actor`, where the action opens
+        quietly for it (`_group_probe_refuses`: no step passed before it, no decision owed). Its answer is then
+        a function of the round, the step, the operating company and the actor: kept for the game by those.
+        Where it refuses, the probe would refuse the actor (at that guard or before it)."""
+        g = self.g
+        key = (name, actor.kind, actor.id, g["round"], g.get("step"), g.get("operating"))
+        kept = self.__dict__.get("_step_answers")
+        if kept is None:
+            kept = self.__dict__["_step_answers"] = {}
+        known = kept.get(key)
+        if known is None:
+            try:
+                known = self.STEP_PROBES[name](self, actor) is not None  # (a guard's refusal, returned)
+            except (IllegalAction, RuleGap):
+                known = True
+            except Exception:  # noqa: BLE001 - the probe and the trials decide, as ever
+                known = False
+            if len(kept) >= 4096:
+                kept.clear()
+            kept[key] = known
+        return known
 
     def _quiet_probe(self, actor: Entity, probe: Callable, values: tuple) -> bool:
         """Whether `probe` refuses `actor` (and `values`), where its action opens quietly and the turn check
