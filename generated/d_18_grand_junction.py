@@ -12,14 +12,14 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18-grand-junction.rules": "fa2bb981ba301f57",
     "rulespecs/1846.rules": "7bd5f5a5cc059eb1",
-    "rulespecs/lib/18xx.rules": "a443bd77cc68061b",
+    "rulespecs/lib/18xx.rules": "283a7840cfcb7fcc",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "a443bd77cc68061b",
+        "rulespecs/lib/18xx.rules": "283a7840cfcb7fcc",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )

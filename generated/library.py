@@ -10,7 +10,7 @@ from compiler.runtime.errors import IllegalAction
 # one component per line (not reformatted)
 # fmt: off
 SOURCES = {
-    'rulespecs/lib/18xx.rules': 'a443bd77cc68061b',
+    'rulespecs/lib/18xx.rules': '283a7840cfcb7fcc',
     'rulespecs/lib/tiles.rules': 'ef4c137225d3ff46',
 }
 
@@ -1117,8 +1117,11 @@ def r_must_buy_train(g, v_corporation):
         (
             (
                 (
-                    (g.among("corporations", v_corporation) and (not r_closed(g, v_corporation)))
-                    and r_in_step(g, v_corporation, "buy_train")
+                    (
+                        r_in_step(g, v_corporation, "buy_train")
+                        and g.among("corporations", v_corporation)
+                    )
+                    and (not r_closed(g, v_corporation))
                 )
                 and (
                     not any(
