@@ -3578,7 +3578,7 @@ def r_remove_stations(g, v_company):
 def r_in_round(g, v_kind):
     """in_round(R): the round being played is R (library '18xx' function in_round)"""
     # at rulespecs/lib/18xx.rules:2301
-    return g.name("current_round") == v_kind
+    return g.g["round"] == v_kind
 
 
 def r_acting(g, v_entity):
@@ -3590,12 +3590,10 @@ def r_acting(g, v_entity):
 def r_in_step(g, v_corporation, v_name):
     """in_step(C, s): C is operating and at step s (or at a combined step, track_and_token, that includes s) (library '18xx' function in_step)"""
     # at rulespecs/lib/18xx.rules:2306
-    return (
-        (g.name("current_round") == "operating") and (g.name("operating_company") == v_corporation)
-    ) and (
-        (g.name("current_step") == v_name)
+    return ((g.g["round"] == "operating") and (g.name("operating_company") == v_corporation)) and (
+        (g.g["step"] == v_name)
         or (
-            (g.name("current_step") == "track_and_token")
+            (g.g["step"] == "track_and_token")
             and ((v_name == "lay_tile") or (v_name == "place_token"))
         )
     )

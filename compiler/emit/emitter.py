@@ -48,6 +48,7 @@ from compiler.lang.ir import Clause, Title
 from compiler.lang.schema import component_params
 from compiler.names import engine_name
 from compiler.paths import GENERATED, TEMPLATES
+from compiler.runtime.dsl_support import ROUND_FIELDS
 
 
 def module_name(title: Title) -> str:
@@ -236,7 +237,8 @@ class Compiler(ProbeCompiler):
             if e.name in scope.locals:
                 return _ident(e.name)
             if e.name in VALUES:  # the holders: `bank` is the bank, not the title's `bank:` size
-                read = f"g.name({e.name!r})"
+                # (the round and the step: their field of the game's round state, as `DslSupport.name` reads it)
+                read = f"g.g[{ROUND_FIELDS[e.name]!r}]" if e.name in ROUND_FIELDS else f"g.name({e.name!r})"
                 if self._once is None or e.name not in self.ONCE_NAMES or self._in_iterable:
                     return read
                 # in a function, a value the state gives read once a call (`Compiler.routine`)
