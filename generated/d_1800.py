@@ -12,14 +12,14 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/1800-three-player.rules": "8d4fde1bec5a4b11",
     "rulespecs/1800.rules": "fef78cf997e097b1",
-    "rulespecs/lib/18xx.rules": "23ef00a3b3deba36",
+    "rulespecs/lib/18xx.rules": "3b044e719ecc93bb",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "23ef00a3b3deba36",
+        "rulespecs/lib/18xx.rules": "3b044e719ecc93bb",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -1893,6 +1893,13 @@ def qb2_corporation_buy_company(g, v_corporation, v_company):
     # at rulespecs/lib/18xx.rules:1622
     if not (g.b_cash(v_corporation) >= g.attr(v_company, "min_price")):
         return "not enough cash"
+
+
+def qt_place_token(g, v_corporation):
+    """The opening guards of place_token that read only the round, the step, the operating company and the decisions owed (the listing step probe)"""
+    # at rulespecs/lib/18xx.rules:1674
+    if not (r_in_step(g, v_corporation, "place_token")):
+        return "a station token is placed after laying track"
 
 
 def q2_buy_bond(g, v_player, v_bond):

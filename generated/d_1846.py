@@ -13,14 +13,14 @@ SOURCES = {
     "rulespecs/1846-18xx-games.rules": "dd19e73e8a240dfc",
     "rulespecs/1846-two-player.rules": "b0a94a765163a34f",
     "rulespecs/1846.rules": "7bd5f5a5cc059eb1",
-    "rulespecs/lib/18xx.rules": "23ef00a3b3deba36",
+    "rulespecs/lib/18xx.rules": "3b044e719ecc93bb",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "23ef00a3b3deba36",
+        "rulespecs/lib/18xx.rules": "3b044e719ecc93bb",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -2298,6 +2298,13 @@ def q2_place_token(g, v_corporation, v_city):
     # at rulespecs/1846.rules:1555
     if not (g.b_cash(v_corporation) >= v_cost):
         return "not enough cash for the token"
+
+
+def qt_place_token(g, v_corporation):
+    """The opening guards of place_token that read only the round, the step, the operating company and the decisions owed (the listing step probe)"""
+    # at rulespecs/1846.rules:1551
+    if not (r_in_step(g, v_corporation, "place_token")):
+        return "a station token is placed after laying track"
 
 
 def q2_contribute(g, v_corporation, v_player):

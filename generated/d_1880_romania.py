@@ -13,14 +13,14 @@ SOURCES = {
     "rulespecs/1880-romania-18xx-games.rules": "76f93ce629f4e02e",
     "rulespecs/1880-romania-variants.rules": "1e4fa0468c218295",
     "rulespecs/1880-romania.rules": "034584c87c10530f",
-    "rulespecs/lib/18xx.rules": "23ef00a3b3deba36",
+    "rulespecs/lib/18xx.rules": "3b044e719ecc93bb",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "23ef00a3b3deba36",
+        "rulespecs/lib/18xx.rules": "3b044e719ecc93bb",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -924,6 +924,8 @@ _LIBRARY.define(
         "qb_lay_tile",
         "qd_buy_train",
         "qr_buy_shares",
+        "qt_buy_train",
+        "qt_lay_tile",
         "r_forced_purchase_help",
         "r_forced_shortfall",
         "r_pay_dividends",
@@ -2628,11 +2630,25 @@ def q2_lay_tile(g, v_corporation, v_hex):
         return "a company's first tile goes on its home hex, unless a tile lies there already"
 
 
+def qt_lay_tile(g, v_corporation):
+    """The opening guards of lay_tile that read only the round, the step, the operating company and the decisions owed (the listing step probe)"""
+    # at rulespecs/1880-romania.rules:1931
+    if not (r_in_step(g, v_corporation, "lay_tile")):
+        return "track is built after the home station and before a station is placed"
+
+
 def qb_lay_tile(g, v_corporation):
     """The guards of lay_tile that read only its entity and open every branch of its first if (the listing bound probe)"""
     # at rulespecs/1880-romania.rules:1941
     if not (not g.state_has("done_this_turn", "upgrade")):
         return "at most one tile is upgraded in a turn"
+
+
+def qt_place_token(g, v_corporation):
+    """The opening guards of place_token that read only the round, the step, the operating company and the decisions owed (the listing step probe)"""
+    # at rulespecs/1880-romania.rules:1957
+    if not (r_in_step(g, v_corporation, "place_token")):
+        return "a station is placed after building track"
 
 
 def q2_buy_train(g, v_corporation, v_train):
@@ -2661,6 +2677,20 @@ def qs_buy_train(g, v_corporation):
         raise IllegalAction(
             "this company never buys trains", rule="VII.3.8", at="rulespecs/1880-romania.rules:2039"
         )
+
+
+def qt_buy_train(g, v_corporation):
+    """The opening guards of buy_train that read only the round, the step, the operating company and the decisions owed (the listing step probe)"""
+    # at rulespecs/1880-romania.rules:2038
+    if not (r_in_step(g, v_corporation, "buy_train")):
+        return "trains are bought as the last step of a turn"
+
+
+def qt_choose(g, v_corporation):
+    """The opening guards of choose that read only the round, the step, the operating company and the decisions owed (the listing step probe)"""
+    # at rulespecs/1880-romania.rules:1830
+    if not (r_pending_decision(g, v_corporation, "choose")):
+        return "building rights are chosen when the company is founded; an investor's capital when it closes"
 
 
 def qs_close_for_cash(g, v_company):

@@ -12,14 +12,14 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18-grand-junction.rules": "596ad41cae320295",
     "rulespecs/1846.rules": "7bd5f5a5cc059eb1",
-    "rulespecs/lib/18xx.rules": "23ef00a3b3deba36",
+    "rulespecs/lib/18xx.rules": "3b044e719ecc93bb",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "23ef00a3b3deba36",
+        "rulespecs/lib/18xx.rules": "3b044e719ecc93bb",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -627,6 +627,8 @@ _LIBRARY.define(
         "qb2_par",
         "qb_lay_tile",
         "qd_buy_train",
+        "qt_buy_train",
+        "qt_lay_tile",
         "r_close_corporation",
         "r_emergency_sale_noted",
         "r_emergency_seller",
@@ -2157,6 +2159,13 @@ def qb2_par(g, v_player, v_corporation):
         >= g._least_product(g._least(r_par_prices(g, v_corporation)), g.attr(v_cert, "shares"))
     ):
         return "not enough cash"
+
+
+def qt_lay_tile(g, v_corporation):
+    """The opening guards of lay_tile that read only the round, the step, the operating company and the decisions owed (the listing step probe)"""
+    # at rulespecs/18-grand-junction.rules:504
+    if not (r_in_step(g, v_corporation, "lay_tile")):
+        return "tiles are laid at the start of a turn"
 
 
 def qb_lay_tile(g, v_corporation):

@@ -12,14 +12,14 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
     "rulespecs/18co.rules": "1c93a8eb517bb0a5",
-    "rulespecs/lib/18xx.rules": "23ef00a3b3deba36",
+    "rulespecs/lib/18xx.rules": "3b044e719ecc93bb",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "23ef00a3b3deba36",
+        "rulespecs/lib/18xx.rules": "3b044e719ecc93bb",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -1152,6 +1152,9 @@ _LIBRARY.define(
         "qb2_buy_shares",
         "qd_buy_train",
         "qr_buy_shares",
+        "qt_buy_train",
+        "qt_discard_train",
+        "qt_dividend",
         "r_emergency_sale_noted",
         "r_forced_purchase_help",
         "r_forced_shortfall",
@@ -3165,11 +3168,32 @@ def q2_dividend(g, v_corporation, v_kind):
         return "revenue is withheld or paid out"
 
 
+def qt_dividend(g, v_corporation):
+    """The opening guards of dividend that read only the round, the step, the operating company and the decisions owed (the listing step probe)"""
+    # at rulespecs/18co.rules:2313
+    if not (r_in_step(g, v_corporation, "dividend")):
+        return "revenue is distributed after the trains run"
+
+
+def qt_buy_train(g, v_corporation):
+    """The opening guards of buy_train that read only the round, the step, the operating company and the decisions owed (the listing step probe)"""
+    # at rulespecs/18co.rules:2242
+    if not (r_in_step(g, v_corporation, "buy_train")):
+        return "trains are bought after the revenue is distributed"
+
+
 def q2_discard_train(g, v_corporation, v_train):
     """The opening guards of discard_train that read only its entity and train (the listing probe)"""
     # at rulespecs/18co.rules:2280
     if not (g.b_holder_of(v_train) == v_corporation):
         return "the corporation does not own that train"
+
+
+def qt_discard_train(g, v_corporation):
+    """The opening guards of discard_train that read only the round, the step, the operating company and the decisions owed (the listing step probe)"""
+    # at rulespecs/18co.rules:2279
+    if not (r_pending_decision(g, v_corporation, "discard_train")):
+        return "only a corporation over the train limit discards"
 
 
 def q2_corporation_bid(g, v_bidder, v_corporation):
@@ -3295,6 +3319,27 @@ def qr_remove_token(g):
             rule="Table B",
             at="rulespecs/18co.rules:2151",
         )
+
+
+def qt_corporate_sell_shares(g, v_corporation):
+    """The opening guards of corporate_sell_shares that read only the round, the step, the operating company and the decisions owed (the listing step probe)"""
+    # at rulespecs/18co.rules:2417
+    if not (r_in_step(g, v_corporation, "corporate_sell_shares")):
+        return "certificates of other corporations are sold at the end of the turn"
+
+
+def qt_corporation_buy_shares(g, v_corporation):
+    """The opening guards of corporation_buy_shares that read only the round, the step, the operating company and the decisions owed (the listing step probe)"""
+    # at rulespecs/18co.rules:2441
+    if not (r_in_step(g, v_corporation, "redeem_shares")):
+        return "shares are redeemed at the start of the turn"
+
+
+def qt_corporate_buy_shares(g, v_corporation):
+    """The opening guards of corporate_buy_shares that read only the round, the step, the operating company and the decisions owed (the listing step probe)"""
+    # at rulespecs/18co.rules:2455
+    if not (r_in_step(g, v_corporation, "corporate_buy_shares")):
+        return "certificates of other corporations are bought before track is laid"
 
 
 def q2_contribute(g, v_corporation, v_player):

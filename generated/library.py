@@ -10,7 +10,7 @@ from compiler.runtime.errors import IllegalAction
 # one component per line (not reformatted)
 # fmt: off
 SOURCES = {
-    'rulespecs/lib/18xx.rules': '23ef00a3b3deba36',
+    'rulespecs/lib/18xx.rules': '3b044e719ecc93bb',
     'rulespecs/lib/tiles.rules': 'ef4c137225d3ff46',
 }
 
@@ -1117,8 +1117,11 @@ def r_must_buy_train(g, v_corporation):
         (
             (
                 (
-                    (g.among("corporations", v_corporation) and (not r_closed(g, v_corporation)))
-                    and r_in_step(g, v_corporation, "buy_train")
+                    (
+                        r_in_step(g, v_corporation, "buy_train")
+                        and g.among("corporations", v_corporation)
+                    )
+                    and (not r_closed(g, v_corporation))
                 )
                 and (
                     not any(
@@ -3755,7 +3758,7 @@ def r_remove_stations(g, v_company):
 def r_in_round(g, v_kind):
     """in_round(R): the round being played is R (library '18xx' function in_round)"""
     # at rulespecs/lib/18xx.rules:2409
-    return g.name("current_round") == v_kind
+    return g.g["round"] == v_kind
 
 
 def r_acting(g, v_entity):
@@ -3767,12 +3770,10 @@ def r_acting(g, v_entity):
 def r_in_step(g, v_corporation, v_name):
     """in_step(C, s): C is operating and at step s (or at a combined step, track_and_token, that includes s) (library '18xx' function in_step)"""
     # at rulespecs/lib/18xx.rules:2414
-    return (
-        (g.name("operating_company") == v_corporation) and (g.name("current_round") == "operating")
-    ) and (
-        (g.name("current_step") == v_name)
+    return ((g.g["round"] == "operating") and (g.name("operating_company") == v_corporation)) and (
+        (g.g["step"] == v_name)
         or (
-            (g.name("current_step") == "track_and_token")
+            (g.g["step"] == "track_and_token")
             and ((v_name == "lay_tile") or (v_name == "place_token"))
         )
     )
@@ -3904,11 +3905,25 @@ def q2_dividend(g, v_corporation, v_kind):
         return "the title does not allow that"
 
 
+def qt_dividend(g, v_corporation):
+    """The opening guards of dividend that read only the round, the step, the operating company and the decisions owed (the listing step probe)"""
+    # at rulespecs/lib/18xx.rules:1712
+    if not (r_in_step(g, v_corporation, "dividend")):
+        return "revenue is disposed of after the trains run"
+
+
 def q2_discard_train(g, v_corporation, v_train):
     """The opening guards of discard_train that read only its entity and train (the listing probe)"""
     # at rulespecs/lib/18xx.rules:1867
     if not (g.b_holder_of(v_train) == v_corporation):
         return "the corporation does not own that train"
+
+
+def qt_discard_train(g, v_corporation):
+    """The opening guards of discard_train that read only the round, the step, the operating company and the decisions owed (the listing step probe)"""
+    # at rulespecs/lib/18xx.rules:1866
+    if not (r_pending_decision(g, v_corporation, "discard_train")):
+        return "only a corporation over the train limit discards"
 
 
 def t_count_stock_rounds(g, *_rest):
@@ -4050,6 +4065,13 @@ def qb2_par(g, v_player, v_corporation):
         return "not enough cash"
 
 
+def qt_lay_tile(g, v_corporation):
+    """The opening guards of lay_tile that read only the round, the step, the operating company and the decisions owed (the listing step probe)"""
+    # at rulespecs/lib/18xx.rules:1631
+    if not (r_in_step(g, v_corporation, "lay_tile")):
+        return "tiles are laid at the start of a turn"
+
+
 def qb_lay_tile(g, v_corporation):
     """The opening guards of lay_tile that read more than its entity, judged by a lower bound (the listing bound probe)"""
     # at rulespecs/lib/18xx.rules:1633
@@ -4062,6 +4084,13 @@ def qb2_lay_tile(g, v_corporation, v_hex):
     # at rulespecs/lib/18xx.rules:1633
     if not (g.b_cash(v_corporation) >= g._least_lay_cost_at(v_hex)):
         return "the company cannot pay the terrain cost"
+
+
+def qt_buy_train(g, v_corporation):
+    """The opening guards of buy_train that read only the round, the step, the operating company and the decisions owed (the listing step probe)"""
+    # at rulespecs/lib/18xx.rules:1790
+    if not (r_in_step(g, v_corporation, "buy_train")):
+        return "trains are bought at the end of the turn"
 
 
 def qd_buy_train(g, v_corporation, v_exchange):

@@ -13,7 +13,7 @@ from compiler.runtime.library import shared
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/1800.rules": "fef78cf997e097b1",
-    "rulespecs/lib/18xx.rules": "23ef00a3b3deba36",
+    "rulespecs/lib/18xx.rules": "3b044e719ecc93bb",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -21,7 +21,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "23ef00a3b3deba36",
+        "rulespecs/lib/18xx.rules": "3b044e719ecc93bb",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -32,7 +32,7 @@ _TITLE = shared(
     {
         "rulespecs/1800-three-player.rules": "8d4fde1bec5a4b11",
         "rulespecs/1800.rules": "fef78cf997e097b1",
-        "rulespecs/lib/18xx.rules": "23ef00a3b3deba36",
+        "rulespecs/lib/18xx.rules": "3b044e719ecc93bb",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_1800",
@@ -741,6 +741,13 @@ class Game(GameBase):
         "collect_bond": qr_collect_bond,
         "corporation_sell_shares": qr_corporation_sell_shares,
         "corporation_buy_shares": qr_corporation_buy_shares,
+    }
+    STEP_PROBES = {
+        "lay_tile": qt_lay_tile,
+        "place_token": qt_place_token,
+        "dividend": qt_dividend,
+        "buy_train": qt_buy_train,
+        "discard_train": qt_discard_train,
     }
     DEFAULT_PROBES = {
         "buy_train": qd_buy_train,

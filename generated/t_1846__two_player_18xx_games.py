@@ -15,7 +15,7 @@ SOURCES = {
     "rulespecs/1846-18xx-games.rules": "dd19e73e8a240dfc",
     "rulespecs/1846-two-player.rules": "b0a94a765163a34f",
     "rulespecs/1846.rules": "7bd5f5a5cc059eb1",
-    "rulespecs/lib/18xx.rules": "23ef00a3b3deba36",
+    "rulespecs/lib/18xx.rules": "3b044e719ecc93bb",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -23,7 +23,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "23ef00a3b3deba36",
+        "rulespecs/lib/18xx.rules": "3b044e719ecc93bb",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -35,7 +35,7 @@ _TITLE = shared(
         "rulespecs/1846-18xx-games.rules": "dd19e73e8a240dfc",
         "rulespecs/1846-two-player.rules": "b0a94a765163a34f",
         "rulespecs/1846.rules": "7bd5f5a5cc059eb1",
-        "rulespecs/lib/18xx.rules": "23ef00a3b3deba36",
+        "rulespecs/lib/18xx.rules": "3b044e719ecc93bb",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_1846",
@@ -1012,6 +1012,13 @@ class Game(GameBase):
         "assign": qr_assign,
         "company_lay_tile": qr_company_lay_tile,
         "company_place_token": qr_company_place_token,
+    }
+    STEP_PROBES = {
+        "lay_tile": qt_lay_tile,
+        "place_token": qt_place_token,
+        "dividend": qt_dividend,
+        "buy_train": qt_buy_train,
+        "discard_train": qt_discard_train,
     }
     DEFAULT_PROBES = {
         "buy_train": qd_buy_train,

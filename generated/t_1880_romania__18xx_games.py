@@ -14,7 +14,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/1880-romania-18xx-games.rules": "76f93ce629f4e02e",
     "rulespecs/1880-romania.rules": "034584c87c10530f",
-    "rulespecs/lib/18xx.rules": "23ef00a3b3deba36",
+    "rulespecs/lib/18xx.rules": "3b044e719ecc93bb",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "23ef00a3b3deba36",
+        "rulespecs/lib/18xx.rules": "3b044e719ecc93bb",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -34,7 +34,7 @@ _TITLE = shared(
         "rulespecs/1880-romania-18xx-games.rules": "76f93ce629f4e02e",
         "rulespecs/1880-romania-variants.rules": "1e4fa0468c218295",
         "rulespecs/1880-romania.rules": "034584c87c10530f",
-        "rulespecs/lib/18xx.rules": "23ef00a3b3deba36",
+        "rulespecs/lib/18xx.rules": "3b044e719ecc93bb",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_1880_romania",
@@ -250,6 +250,9 @@ _TITLE.define(
         "qr_assign",
         "qs_assign",
         "qs_close_for_cash",
+        "qt_choose",
+        "qt_discard_train",
+        "qt_place_token",
         "r_forced_purchase_help",
         "r_minor_turn_end",
         "t_loan_interest",
@@ -1317,6 +1320,34 @@ def q2_discard_train(g, v_corporation, v_train):
         return "the company does not own that train"
 
 
+def qt_discard_train(g, v_corporation):
+    """The opening guards of discard_train that read only the round, the step, the operating company and the decisions owed (the listing step probe)"""
+    # at rulespecs/1880-romania-18xx-games.rules:554
+    if not (r_pending_decision(g, v_corporation, "discard_train")):
+        return "only a company over the train limit discards"
+
+
+def qt_player_choose(g, v_player):
+    """The opening guards of player_choose that read only the round, the step, the operating company and the decisions owed (the listing step probe)"""
+    # at rulespecs/1880-romania-18xx-games.rules:106
+    if not (r_pending_decision(g, v_player, "player_choose")):
+        return "a founder answers the choices of his founding"
+
+
+def qt_destination_connection(g, v_minor):
+    """The opening guards of destination_connection that read only the round, the step, the operating company and the decisions owed (the listing step probe)"""
+    # at rulespecs/1880-romania-18xx-games.rules:182
+    if not (r_in_step(g, v_minor, "destination_connection")):
+        return "the connection is checked at the end of the investor's turn"
+
+
+def qt_minor_choose(g, v_minor):
+    """The opening guards of minor_choose that read only the round, the step, the operating company and the decisions owed (the listing step probe)"""
+    # at rulespecs/1880-romania-18xx-games.rules:206
+    if not (r_pending_decision(g, v_minor, "minor_choose")):
+        return "the capital is decided when the investor closes"
+
+
 # ------------------------------------------------------------ triggers
 
 
@@ -1654,6 +1685,15 @@ class Game(GameBase):
     ROUND_PROBES = {
         "buy_shares": qr_buy_shares,
         "payoff_player_debt": qr_payoff_player_debt,
+    }
+    STEP_PROBES = {
+        "lay_tile": qt_lay_tile,
+        "dividend": qt_dividend,
+        "buy_train": qt_buy_train,
+        "discard_train": qt_discard_train,
+        "player_choose": qt_player_choose,
+        "destination_connection": qt_destination_connection,
+        "minor_choose": qt_minor_choose,
     }
     PREFIX_PROBES = {
         "par": ((3, q3_par),),

@@ -14,7 +14,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/1880-romania-variants.rules": "1e4fa0468c218295",
     "rulespecs/1880-romania.rules": "034584c87c10530f",
-    "rulespecs/lib/18xx.rules": "23ef00a3b3deba36",
+    "rulespecs/lib/18xx.rules": "3b044e719ecc93bb",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "23ef00a3b3deba36",
+        "rulespecs/lib/18xx.rules": "3b044e719ecc93bb",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -34,7 +34,7 @@ _TITLE = shared(
         "rulespecs/1880-romania-18xx-games.rules": "76f93ce629f4e02e",
         "rulespecs/1880-romania-variants.rules": "1e4fa0468c218295",
         "rulespecs/1880-romania.rules": "034584c87c10530f",
-        "rulespecs/lib/18xx.rules": "23ef00a3b3deba36",
+        "rulespecs/lib/18xx.rules": "3b044e719ecc93bb",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_1880_romania",
@@ -306,6 +306,7 @@ _TITLE.define(
         "q2_dividend",
         "q_dividend",
         "qs_buy_train",
+        "qt_dividend",
         "r_ability_window",
         "r_buys_trains",
         "r_emergency_sale_limits",
@@ -762,6 +763,13 @@ def q2_dividend(g, v_corporation, v_kind):
         return "Amira's companies always pay out their revenue in full"
 
 
+def qt_dividend(g, v_corporation):
+    """The opening guards of dividend that read only the round, the step, the operating company and the decisions owed (the listing step probe)"""
+    # at rulespecs/1880-romania-variants.rules:237
+    if not (r_in_step(g, v_corporation, "dividend")):
+        return "revenue is managed after the trains run"
+
+
 # ------------------------------------------------------------ triggers
 
 
@@ -1069,6 +1077,14 @@ class Game(GameBase):
         "buy_shares": qr_buy_shares,
         "assign": qr_assign,
         "payoff_player_debt": qr_payoff_player_debt,
+    }
+    STEP_PROBES = {
+        "lay_tile": qt_lay_tile,
+        "place_token": qt_place_token,
+        "dividend": qt_dividend,
+        "buy_train": qt_buy_train,
+        "discard_train": qt_discard_train,
+        "choose": qt_choose,
     }
     PREFIX_PROBES = {
         "par": (

@@ -14,7 +14,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18-grand-junction.rules": "596ad41cae320295",
     "rulespecs/1846.rules": "7bd5f5a5cc059eb1",
-    "rulespecs/lib/18xx.rules": "23ef00a3b3deba36",
+    "rulespecs/lib/18xx.rules": "3b044e719ecc93bb",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "23ef00a3b3deba36",
+        "rulespecs/lib/18xx.rules": "3b044e719ecc93bb",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -33,7 +33,7 @@ _TITLE = shared(
     {
         "rulespecs/18-grand-junction.rules": "596ad41cae320295",
         "rulespecs/1846.rules": "7bd5f5a5cc059eb1",
-        "rulespecs/lib/18xx.rules": "23ef00a3b3deba36",
+        "rulespecs/lib/18xx.rules": "3b044e719ecc93bb",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_18_grand_junction",
@@ -627,6 +627,13 @@ def q_buy_train(g, v_corporation):
         return "the train limit would be exceeded"
 
 
+def qt_buy_train(g, v_corporation):
+    """The opening guards of buy_train that read only the round, the step, the operating company and the decisions owed (the listing step probe)"""
+    # at rulespecs/18-grand-junction.rules:1310
+    if not (r_in_step(g, v_corporation, "buy_train")):
+        return "trains are bought at the end of the turn"
+
+
 # ------------------------------------------------------------ triggers
 
 
@@ -898,6 +905,12 @@ class Game(GameBase):
         "buy_shares": qr_buy_shares,
         "use_ability": qr_use_ability,
         "corporation_assign": qr_corporation_assign,
+    }
+    STEP_PROBES = {
+        "lay_tile": qt_lay_tile,
+        "dividend": qt_dividend,
+        "buy_train": qt_buy_train,
+        "discard_train": qt_discard_train,
     }
     PREFIX_PROBES = {
         "par": ((2, qb2_par),),

@@ -13,7 +13,7 @@ from compiler.runtime.library import shared
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/18co.rules": "1c93a8eb517bb0a5",
-    "rulespecs/lib/18xx.rules": "23ef00a3b3deba36",
+    "rulespecs/lib/18xx.rules": "3b044e719ecc93bb",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -21,7 +21,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "23ef00a3b3deba36",
+        "rulespecs/lib/18xx.rules": "3b044e719ecc93bb",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -32,7 +32,7 @@ _TITLE = shared(
     {
         "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
         "rulespecs/18co.rules": "1c93a8eb517bb0a5",
-        "rulespecs/lib/18xx.rules": "23ef00a3b3deba36",
+        "rulespecs/lib/18xx.rules": "3b044e719ecc93bb",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_18co",
@@ -534,6 +534,15 @@ class Game(GameBase):
         "move_bid": qr_move_bid,
         "company_lay_tile": qr_company_lay_tile,
         "remove_token": qr_remove_token,
+    }
+    STEP_PROBES = {
+        "lay_tile": qt_lay_tile,
+        "dividend": qt_dividend,
+        "buy_train": qt_buy_train,
+        "discard_train": qt_discard_train,
+        "corporate_sell_shares": qt_corporate_sell_shares,
+        "corporation_buy_shares": qt_corporation_buy_shares,
+        "corporate_buy_shares": qt_corporate_buy_shares,
     }
     PREFIX_PROBES = {
         "bid": ((2, qb2_bid),),

@@ -684,3 +684,77 @@ def test_forced_shortfall_is_what_the_titles_forced_purchase_help_leaves(title, 
                 break
             game.process(action)
     assert seen and (helped > 0) == helps, (seen, helped)
+
+
+def test_a_step_probe_is_asked_once_for_each_step_and_the_listing_is_the_oracles(monkeypatch):
+    """1800's lay_tile opens with `require in_step(corporation, lay_tile)` (library), a guard that reads only
+    the round, the step and the operating company: its step probe (`qt_lay_tile`) is kept by those and the
+    entity (`_step_refused`), so in the later steps of a company's turn it is asked once for each step, not once
+    a listing, and the probe (`q_lay_tile`) is not run where it refuses. discard_train's
+    `pending_decision(corporation, "discard_train")` has one too; trade_company, whose guards read the
+    phase, none. Through the operating rounds the listing is the oracle's."""
+    from compiler.emit.engines import game_class
+
+    Game = game_class("1800")
+    assert {"lay_tile", "discard_train"} <= set(Game.STEP_PROBES) and "trade_company" not in Game.STEP_PROBES
+    g = Game(players=["P1", "P2"], seed=3)
+    rng = random.Random(3)
+    asked: list[tuple] = []
+    real = Game.STEP_PROBES["lay_tile"]
+
+    def counted(game, actor):
+        asked.append((actor.id, game.g["round"], game.g["step"], game.g["operating"]))
+        return real(game, actor)
+
+    monkeypatch.setitem(g.__dict__, "STEP_PROBES", {**Game.STEP_PROBES, "lay_tile": counted})
+    compared = 0
+    for _ in range(400):
+        if g.g["round"] == "operating" and g.g.get("step") not in (None, "lay_tile") and compared < 25:
+            compared += 1
+            assert sorted(map(repr, g.legal_actions())) == sorted(map(repr, g.oracle_legal_actions()))
+        action = g.random_legal_action(rng)
+        if action is None:
+            break
+        g.process(action)
+    assert compared == 25
+    assert asked and len(asked) == len(set(asked))  # once for each entity, round, step and operating company
+
+
+def test_a_title_actions_runs_share_their_prefix_probes_verdict(monkeypatch):
+    """1800's trade_company is listed at every price of each private and seller; its probe of the private
+    and seller (`q3_trade_company`: the seller holds it) judges every price alike. Random play's own
+    listing keeps each private and seller's candidates as one run (`_PrefixRun`), its verdict asked once
+    where the draw first comes to it: the same games as where each candidate is judged apart, with fewer
+    candidates of it tried."""
+    from compiler.emit.engines import game_class
+
+    Game = game_class("1800")
+
+    def play(runs: bool) -> tuple[list, int]:
+        g = Game(players=["P1", "P2"], seed=2)
+        if not runs:
+            g._prefix_runs = lambda name, found: None
+        tried = 0
+        real = g.is_legal
+
+        def is_legal(action):
+            nonlocal tried
+            tried += action.get("type") == "trade_company"
+            return real(action)
+
+        g.is_legal = is_legal
+        rng = random.Random(2)
+        taken = []
+        while not g.finished and len(taken) < 700:
+            action = g.random_legal_action(rng)
+            if action is None:
+                break
+            taken.append(action)
+            g.process(action)
+        return taken, tried
+
+    with_runs, tried_runs = play(True)
+    without, tried_apart = play(False)
+    assert with_runs == without
+    assert any(a["type"] == "trade_company" for a in with_runs)
+    assert tried_runs < tried_apart

@@ -48,6 +48,7 @@ from compiler.lang.ir import Clause, Title
 from compiler.lang.schema import component_params
 from compiler.names import engine_name
 from compiler.paths import GENERATED, TEMPLATES
+from compiler.runtime.dsl_support import ROUND_FIELDS
 
 
 def module_name(title: Title) -> str:
@@ -236,7 +237,8 @@ class Compiler(ProbeCompiler):
             if e.name in scope.locals:
                 return _ident(e.name)
             if e.name in VALUES:  # the holders: `bank` is the bank, not the title's `bank:` size
-                read = f"g.name({e.name!r})"
+                # (the round and the step: their field of the game's round state, as `DslSupport.name` reads it)
+                read = f"g.g[{ROUND_FIELDS[e.name]!r}]" if e.name in ROUND_FIELDS else f"g.name({e.name!r})"
                 if self._once is None or e.name not in self.ONCE_NAMES or self._in_iterable:
                     return read
                 # in a function, a value the state gives read once a call (`Compiler.routine`)
@@ -691,6 +693,7 @@ class EngineParts:
     prefix_probes: list[tuple[str, str]]  # (action, a tuple of (arity, function) as source)
     static_probes: list[tuple[str, str]]
     round_probes: list[tuple[str, str]]
+    step_probes: list[tuple[str, str]]
     default_probes: list[tuple[str, str]]  # (action, function): `Compiler.probe(..., defaults=True)`
     trigger_table: list[tuple[str, list[tuple[str | None, str]]]]
     states: list[tuple[str, object]]
@@ -728,6 +731,7 @@ def parts(title: Title) -> EngineParts:
     bound_probes = []  # its probe with the guards a lower bound judges (`Compiler.probe(..., bounded=True)`)
     static_probes = []  # its opening guards that read nothing that changes during play (`Compiler.static_probe`)
     round_probes = []  # its opening guards that read only the round (`Compiler.round_probe`)
+    step_probes = []  # its opening guards that read only the round, the step and whose turn (`Compiler.step_probe`)
     prefix_probes = []  # its probes of more parameters, and bound probes of two or more: (action, tuple source)
     default_probes = []  # its probe of its entity and optional parameters (`Compiler.probe(..., defaults=True)`)
     action_defaults = []  # an action's optional fields: the value bound where a log leaves one out
@@ -762,6 +766,10 @@ def parts(title: Title) -> EngineParts:
                 if by_round is not None:
                     round_probes.append((decl.name, _ident(decl.name, "qr_")))
                     pair_functions.append((_ident(decl.name, "qr_"), "probe", by_round))
+                by_step = compiler.step_probe(clause)
+                if by_step is not None:
+                    step_probes.append((decl.name, _ident(decl.name, "qt_")))
+                    pair_functions.append((_ident(decl.name, "qt_"), "probe", by_step))
                 at_defaults = compiler.probe(clause, defaults=True)
                 if at_defaults is not None:
                     default_probes.append((decl.name, _ident(decl.name, "qd_")))
@@ -825,7 +833,7 @@ def parts(title: Title) -> EngineParts:
         library_functions=frozenset(library_functions),
         routines=routines, action_params=action_params, action_defaults=action_defaults, probes=probes,
         pair_probes=pair_probes, bound_probes=bound_probes, prefix_probes=prefix_probes, static_probes=static_probes,
-        round_probes=round_probes,
+        round_probes=round_probes, step_probes=step_probes,
         default_probes=default_probes, trigger_table=list(by_event.items()),
         states=[(name, decl.reset_on) for name, decl in compiler.states.items()],
         cards=[(kind, title.card_fields(kind)) for kind in (*CARD_KINDS, *ability_card_kind(title)) if title.card_fields(kind)],
@@ -927,6 +935,7 @@ def render_module(title: Title, sources=None, library: Library | None = None,
         prefix_probes=engine.prefix_probes,
         static_probes=engine.static_probes,
         round_probes=engine.round_probes,
+        step_probes=engine.step_probes,
         default_probes=engine.default_probes,
         trigger_table=engine.trigger_table,
         tables=[(name, "_TITLE.table(" + repr(name) + ")"

@@ -306,6 +306,70 @@ class ProbeCompiler:
             lines.extend(self.stmts((st,), scope, rule, 1))
         return "\n".join(lines)
 
+    #: the library's functions whose answer, given the entity and a literal, is a function of the round, the
+    #: step, the operating company and the decisions owed alone (`in_step(C, s)`, `pending_decision(E, a)`)
+    STEP_READERS = frozenset({"in_step", "pending_decision"})
+
+    def _step_only(self, e, entity: str, local: set[str]) -> bool:
+        """Whether expression `e` reads nothing but the round, the step, the operating company and the decisions
+        owed, and reads one of the last three: `_round_only`'s, or a call of a library function of
+        `STEP_READERS` whose first argument is the entity (`entity`) and whose others are literals or the
+        title's constant names (1800's `in_step(corporation, lay_tile)`, `pending_decision(corporation,
+        "discard_train")`), under `not`, `and`, `or`."""
+        return self._step_reads(e, entity, local) == "step"
+
+    def _step_reads(self, e, entity: str, local: set[str]) -> str | None:
+        """`_step_only`'s answer: "step" where `e` reads a step reader, "round" where only what `_round_only`
+        accepts, None where anything else."""
+        if isinstance(e, s.Unary) and e.op == "not":
+            return self._step_reads(e.operand, entity, local)
+        if isinstance(e, s.Binary) and e.op in ("and", "or"):
+            left, right = self._step_reads(e.left, entity, local), self._step_reads(e.right, entity, local)
+            return None if left is None or right is None else "step" if "step" in (left, right) else "round"
+        if isinstance(e, s.Call) and isinstance(e.func, s.Name) and e.func.name in self.STEP_READERS and not e.kwargs \
+                and e.func.name in self.routines and self.routines[e.func.name].origin.kind == "library" \
+                and e.args and isinstance(e.args[0], s.Name) and e.args[0].name == entity:
+            return "step" if self._literal_args(e.args[1:], local) else None
+        return "round" if self._round_only(e, local) else None
+
+    def _literal_args(self, args, local: set[str]) -> bool:
+        """Whether each of `args` is a literal or a constant name of the title (as `_round_only` reads them)."""
+        return all(isinstance(a, (s.Str, s.Int, s.Bool))
+                   or (isinstance(a, s.Name) and a.name in self.constants and a.name not in local
+                       and a.name not in VALUES and a.name not in self.param_defaults
+                       and a.name not in self.params and a.name not in self.entities)
+                   for a in args)
+
+    def step_probe(self, clause: Clause) -> str | None:
+        """The step probe of an action (`qt_`): its opening guards (those of its probe, `probe`) that read only
+        the round, the step, the operating company and the decisions owed, one of the last three among them
+        (`_step_only`: 1800's `in_step(corporation, lay_tile)` of `lay_tile`), as a function of its entity; None
+        where there is none. Where no decision is owed and the action opens quietly for the entity (no step
+        passed before it: `GameBase._opens_quietly`), its answer is a function of the round, the step, the
+        operating company and the entity, so a listing keeps it by those (`GameBase._step_refused`) and, where
+        it refuses, leaves the action's candidates out as the probe, which holds the same guard, would."""
+        plan = self._probe_plan(clause, 1, False)
+        if plan is None:
+            return None
+        decl: s.Routine = clause.decl  # type: ignore[assignment]
+        entity = decl.params[0].name
+        local = {p.name for p in decl.params} | {st.name for st in decl.body if isinstance(st, s.Let)}
+        guards = [st for st in plan[0] if isinstance(st, s.Require) and st.unless is None
+                  and self._step_only(st.cond, entity, local)]
+        if not guards:
+            return None
+        rule = (
+            _cite(self.cites.get(f"{decl.kind} {decl.name}", s.NO_PROVENANCE))
+            or _cite(decl.prov)
+            or f"{clause.origin} {decl.kind} {decl.name}"
+        )
+        scope = _Scope({entity}, self.routines)
+        lines = [f"def {_ident(decl.name, 'qt_')}(g, {_ident(entity)}):",
+                 f"    {docstring('The opening guards of ' + decl.name + ' that read only the round, the step, the operating company and the decisions owed (the listing step probe)')}"]
+        for st in guards:
+            lines.extend(self.stmts((st,), scope, rule, 1))
+        return "\n".join(_answering(lines))
+
     def probe(self, clause: Clause, arity: int = 1, bounded: bool = False, defaults: bool = False) -> str | None:
         """The probe of an action: the guards among its opening `require`s and `let`s (those before its
         first statement of another kind) that read only its first parameter (the entity acting), as a

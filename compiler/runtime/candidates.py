@@ -45,6 +45,18 @@ class _SearchLater:
         return game._route_candidates(*self.args)[0]
 
 
+class _PrefixRun:
+    """In random_legal_action's own listing (`Listing._runs_listed`), candidates in a row of a title's action
+    (`name`) that share the verdict of its probes of their first parameters (`Candidates._prefix_runs`): they
+    keep their places in the list the draw shuffles (`candidates`, not copied: a drawn one is copied), and the
+    verdict is asked where the draw first comes to one of them (`refused`, None until then)."""
+
+    __slots__ = ("name", "candidates", "refused")
+
+    def __init__(self, name: str, candidates: list) -> None:
+        self.name, self.candidates, self.refused = name, candidates, None
+
+
 #: a value not yet worked out (None is an answer)
 _UNASKED = object()
 
@@ -862,7 +874,56 @@ class Candidates:
             if len(memo) >= 1024:
                 memo.clear()
             found = memo[key] = self._title_action_candidates_anew(kind, params, who, action)
+        if self._runs_listed and found:
+            runs = self._prefix_runs(action or kind, found)
+            if runs is not None:
+                return runs
         return [dict(candidate) for candidate in found]  # (each listing's own: a caller may keep or change one)
+
+    def _prefix_runs(self, name: str, found: list[Action]) -> list | None:
+        """In random play's own listing (`_runs_listed`), the candidates `found` of the title's action `name`
+        as runs (`_PrefixRun`) of those in a row that give the same fields to the parameters of its probes of
+        its first parameters (`PREFIX_PROBES`: 1800's `trade_company` by private and seller, whatever the
+        price), which share their verdict (`_prefix_refused`): asked once for a run, where the draw first comes
+        to one of it, as `is_legal` would ask it of each (and refuse each untried); None where the action has
+        no such probe, or its parameters are not each bound by a field of its own (`_plain_prefix`). The runs
+        of a list are kept with it (`_title_action_candidates` keeps the list)."""
+        answers = self._pair_answers
+        if answers is None or answers[0] != len(self.j._marks) or self._known_refused is None:
+            return None
+        kept = self.__dict__.get("_prefix_run_lists")
+        if kept is None:
+            kept = self.__dict__["_prefix_run_lists"] = {}
+        found_runs = kept.get(id(found))
+        if found_runs is None or found_runs[0] is not found:
+            if len(kept) >= 1024:
+                kept.clear()
+            found_runs = kept[id(found)] = (found, self._prefix_run_slices(name, found))
+        runs = found_runs[1]
+        return None if runs is None else [_PrefixRun(name, run) for run in runs]
+
+    def _prefix_run_slices(self, name: str, found: list[Action]) -> tuple | None:
+        """`_prefix_runs`' runs of `found` (lists of its candidates), or None."""
+        probes = self.PREFIX_PROBES.get(name)
+        fields = self._plain_prefix(name, probes[-1][0]) if probes else None
+        if not fields:
+            return None
+        runs: list = []
+        start, n = 0, len(found)
+        while start < n:
+            first = found[start]
+            if "shares" in first or "share_price" in first:
+                return None  # (fields `_bind_param` reads for others: `_prefix_refused` binds them anew)
+            try:
+                shared = [(first[f].__class__, first[f]) for f in fields]
+                end = start + 1
+                while end < n and all((found[end][f].__class__, found[end][f]) == v for f, v in zip(fields, shared)):
+                    end += 1
+            except (KeyError, TypeError):
+                return None
+            runs.append(found[start:end])
+            start = end
+        return tuple(runs)
 
     def _title_action_candidates_anew(self, kind: str, params, who: dict, action: str | None = None) -> list[Action]:
         """`_title_action_candidates`, worked out."""

@@ -24,12 +24,16 @@ from compiler.runtime.vocabulary import TOKEN_COUNTS
 #: the values a declared state keys by id (`GameBase._state_key`)
 _KEYED = (Entity, Certificate)
 
+#: the bare names that are a field of the game's round state as it stands (`game.g[field]`): the round being
+#: played, the step of the operating turn under way. `DslSupport.name` reads them so, and the emitter compiles a
+#: read of one to that field's lookup (`Compiler.expr`), asked thousands of times a game (`in_round`, `in_step`)
+ROUND_FIELDS = {"current_round": "round", "current_step": "step"}
 #: the bare names of the game's fixed holders (`DslSupport.name`)
 _FIXED_NAMES = {"bank": BANK, "pool": POOL, "initial_offering": IPO, "depot": DEPOT, "scrap": SCRAP}
 #: the bare names of the round machinery's state, each read of the game (`DslSupport.name`; the library's
 #: in_round, in_step and acting read them): the round being played, the step of the operating turn under way
 #: (none outside one), the company whose operating turn it is (none between turns), the entity that acts now
-_ROUND_STATE = {"current_round": lambda game: game.g["round"], "current_step": lambda game: game.g["step"],
+_ROUND_STATE = {**{name: (lambda field: lambda game: game.g[field])(field) for name, field in ROUND_FIELDS.items()},
                 "operating_company": lambda game: (None if game.g["operating"] is None
                                                    else game._operator(game.g["operating"])),
                 "acting_entity": lambda game: game.current_entity()}

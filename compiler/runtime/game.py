@@ -76,6 +76,9 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
     STATIC_PROBES: dict[str, Callable] = {}
     #: an action's opening guards that read only the round (`_round_refused`)
     ROUND_PROBES: dict[str, Callable] = {}
+    #: an action's opening guards that read only the round, the step, the operating company and the decisions
+    #: owed (`_step_refused`)
+    STEP_PROBES: dict[str, Callable] = {}
     #: the title's declared states (`state NAME: set[...] reset on MOMENT, ...`): name -> the moments it is
     #: emptied at (none: it lasts the game)
     STATES: dict[str, tuple[str, ...]] = {}

@@ -13,7 +13,7 @@ import operator
 import random
 from typing import Any, Callable, Iterable, Iterator
 
-from compiler.runtime.candidates import Candidates, _KnownRefused, _SearchLater
+from compiler.runtime.candidates import Candidates, _KnownRefused, _PrefixRun, _SearchLater
 from compiler.runtime.entities import Entity
 from compiler.runtime.errors import IllegalAction, RuleGap
 from compiler.runtime.vocabulary import (ACTOR_KINDS, OUT_OF_TURN, ROUND_ACTION_PREFIXES, STEP_ACTIONS, VOCABULARY,
@@ -167,11 +167,16 @@ class Listing(Candidates):
             self._runs_listed = True
             try:
                 candidates = list(self._iter_candidates())
-                if _KnownRefused in set(map(type, candidates)):  # (a run among them: most listings have none)
-                    listed, candidates = candidates, []
+                runs = None
+                kinds = set(map(type, candidates))
+                if _KnownRefused in kinds or _PrefixRun in kinds:  # (a run among them: most listings have none)
+                    listed, candidates, runs = candidates, [], {}
                     for candidate in listed:
                         if candidate.__class__ is _KnownRefused:
                             candidates += itertools.repeat(_KnownRefused, candidate.count)
+                        elif candidate.__class__ is _PrefixRun:
+                            candidates += candidate.candidates
+                            runs.update(dict.fromkeys(map(id, candidate.candidates), candidate))
                         else:
                             candidates.append(candidate)
             finally:
@@ -184,6 +189,13 @@ class Listing(Candidates):
                     candidate = candidates[index]
                     if candidate.__class__ is _SearchLater:
                         candidate = candidate.action(self)  # (the route search, in the listing's state)
+                    elif runs and (run := runs.get(id(candidate))) is not None:
+                        # one of a run that shares its probes' verdict (`_prefix_runs`): asked once for the run
+                        candidate = _copied(candidate)
+                        if run.refused is None:
+                            run.refused = self._prefix_refused(candidate, self._pair_answers[1], kind=run.name)
+                        if run.refused:
+                            continue
                     if candidate is not _KnownRefused and self.is_legal(candidate):
                         return candidate
             finally:
@@ -831,6 +843,8 @@ class Listing(Candidates):
             if opened:
                 if opened[1]:
                     return True  # (the turn check's refusal, as the probe met it)
+                if name in self.STEP_PROBES and self._step_refused(name, opened[0]):
+                    return True  # (a guard of the probe that reads only the round and the step refuses)
                 # `_quiet_probe(opened[0], probe, ())` written out: asked of each action in every listing
                 named, undo = self._named_shares, journal._undo
                 journal.generation += 1
@@ -849,6 +863,30 @@ class Listing(Candidates):
                         journal.generation += 1
                         marks.pop()
         return self._probe_refuses({"type": group_type, **who}, probe, kind=name)
+
+    def _step_refused(self, name: str, actor: Entity) -> bool:
+        """Whether the action `name`'s step probe (`STEP_PROBES`: opening guards of its probe that read only the
+        round, the step, the operating company and the decisions owed) refuses `actor`, where the action opens
+        quietly for it (`_group_probe_refuses`: no step passed before it, no decision owed). Its answer is then
+        a function of the round, the step, the operating company and the actor: kept for the game by those.
+        Where it refuses, the probe would refuse the actor (at that guard or before it)."""
+        g = self.g
+        key = (name, actor.kind, actor.id, g["round"], g.get("step"), g.get("operating"))
+        kept = self.__dict__.get("_step_answers")
+        if kept is None:
+            kept = self.__dict__["_step_answers"] = {}
+        known = kept.get(key)
+        if known is None:
+            try:
+                known = self.STEP_PROBES[name](self, actor) is not None  # (a guard's refusal, returned)
+            except (IllegalAction, RuleGap):
+                known = True
+            except Exception:  # noqa: BLE001 - the probe and the trials decide, as ever
+                known = False
+            if len(kept) >= 4096:
+                kept.clear()
+            kept[key] = known
+        return known
 
     def _quiet_probe(self, actor: Entity, probe: Callable, values: tuple) -> bool:
         """Whether `probe` refuses `actor` (and `values`), where its action opens quietly and the turn check
