@@ -773,8 +773,10 @@ def test_E036_a_trigger_binding_more_than_its_runtime_event_gives():
 
 def test_the_runtime_events_values_are_the_runtimes():
     """`vocabulary.RUNTIME_EVENTS`, whose values `compiler.lang.events` counts, is the runtime's
-    `self.emit(EVENT, ...)` calls: every one of them, with as many values, and no other event."""
+    `self.emit(EVENT, ...)` calls and the library's `emit`s: every one of them, with as many values, and no
+    other event."""
     import ast
+    import re
 
     from compiler.runtime.vocabulary import RUNTIME_EVENTS
 
@@ -784,6 +786,10 @@ def test_the_runtime_events_values_are_the_runtimes():
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "emit" \
                     and node.args and isinstance(node.args[0], ast.Constant):
                 calls.append((node.args[0].value, len(node.args) - 1))
+    # and the library's `emit`s of the events the table lists (set_par's corporation_started)
+    library = (ROOT / "rulespecs/lib/18xx.rules").read_text(encoding="utf-8")
+    calls += [(name, len([a for a in args.split(",") if a.strip()]))
+              for name, args in re.findall(r"^\s*emit ([a-z_]+)\(([^)]*)\)", library, re.M) if name in RUNTIME_EVENTS]
     assert {name for name, _ in calls} == set(RUNTIME_EVENTS)
     for name, count in calls:
         assert len(RUNTIME_EVENTS[name]) == count, name

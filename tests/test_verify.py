@@ -1407,7 +1407,7 @@ def test_8_market_moves_match_the_runtime(model_1800):
     market = model.market
     for direction in ("up", "down", "left", "right"):
         ctx = tr.new_ctx(model.vars.fresh_state("pre"))
-        tr.builtins.market_move(ctx, corp, direction)
+        tr.call("move_price", [model.z(corp), direction], {}, ctx)
         compiled = Compiled(model)
         row, col = compiled.add(ctx.state[f"row:{corp.id}"]), compiled.add(ctx.state[f"col:{corp.id}"])
         for cell in model.cells:
@@ -1425,7 +1425,7 @@ def test_a_check_not_checkable_names_the_file_and_line_of_the_clause():
     loaded = load_toy_with(
         'errata "Unmodelled" of "Toy" {\n'
         '  action tip(corporation: corporation) "Tip the bank" §3 {\n'
-        '    require corporation.cell == none\n'
+        '    require corporation.cell == corporation.par\n'
         '    transfer 10 from corporation to bank §3\n'
         '  }\n'
         '  replace holding_cap: gap "the toy does not say"\n'
@@ -1434,12 +1434,13 @@ def test_a_check_not_checkable_names_the_file_and_line_of_the_clause():
     reasons = {(r.transition, r.status): r.reason for r in report.results if r.reason}
     # (a conditional choice between two names was the construct here, then adding two names, then ordering
     # none: the model chooses between names by the state since the library's phase_group, and `rulec check`
-    # refuses arithmetic on strings and ordering none, E038)
+    # refuses arithmetic on strings and ordering none, E038; then a corporation's `cell`, a value of the model since
+    # the market's cells are: now a cell compared with a price, which `rulec check` does not yet refuse)
     assert reasons[("tip", "unsupported")] == \
-        "not checkable: corporation state field cell (overlay0.rules:3)"
+        "not checkable: pre.par:TOY is no market cell (overlay0.rules:3)"
     assert reasons[("init", "gap")] == "gap holding_cap (overlay0.rules:6)"
     text = text_of(report)
-    assert "not checkable: corporation state field cell (overlay0.rules:3): 20 checks (tip)" \
+    assert "not checkable: pre.par:TOY is no market cell (overlay0.rules:3): 20 checks (tip)" \
         in text
 
 

@@ -11,7 +11,8 @@ Action = dict[str, Any]
 #: What an action that is no action dict breaks: the log format, 18xx.games' (the rule an IllegalAction
 #: for it names)
 LOG_FORMAT = "the 18xx.games action format: {'type': ACTION, 'entity': ID, 'entity_type': KIND, ...}"
-#: The events the runtime raises itself (`GameBase.emit`), each with the values it is raised with (what a
+#: The events the runtime raises itself (`GameBase.emit`) or the library raises for every title (`set_par`'s
+#: `corporation_started`), each with the values it is raised with (what a
 #: trigger `on` it may bind; `rulec check`'s E036), beside those a title's phases name in their `events` and
 #: those its rules raise with `emit`: a trigger `on` another never fires (`rulec check`'s E015)
 RUNTIME_EVENTS: dict[str, tuple[str, ...]] = {
