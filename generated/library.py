@@ -10,7 +10,7 @@ from compiler.runtime.errors import IllegalAction
 # one component per line (not reformatted)
 # fmt: off
 SOURCES = {
-    'rulespecs/lib/18xx.rules': '3b044e719ecc93bb',
+    'rulespecs/lib/18xx.rules': '8b17dd9e8d1fd179',
     'rulespecs/lib/tiles.rules': 'ef4c137225d3ff46',
 }
 

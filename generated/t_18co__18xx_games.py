@@ -14,7 +14,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
     "rulespecs/18co.rules": "1c93a8eb517bb0a5",
-    "rulespecs/lib/18xx.rules": "3b044e719ecc93bb",
+    "rulespecs/lib/18xx.rules": "8b17dd9e8d1fd179",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "3b044e719ecc93bb",
+        "rulespecs/lib/18xx.rules": "8b17dd9e8d1fd179",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -33,7 +33,7 @@ _TITLE = shared(
     {
         "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
         "rulespecs/18co.rules": "1c93a8eb517bb0a5",
-        "rulespecs/lib/18xx.rules": "3b044e719ecc93bb",
+        "rulespecs/lib/18xx.rules": "8b17dd9e8d1fd179",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_18co",
