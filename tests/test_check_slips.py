@@ -111,6 +111,15 @@ CASES = {
     "a holder compared with the bank's name as a string": (
         "rulespecs/1800.rules", "require holder_of(bond) == corporation else", 'require holder_of(bond) == "bank" else',
         "E038", 'is compared with the string "bank"'),
+    "a corporation's market cell ordered against a number": (
+        "rulespecs/1800.rules", "} elif paid > 0 and paid >= price(corporation) {",
+        "} elif paid > 0 and paid >= corporation.cell {", "E038",
+        "`>=` orders `corporation.cell`, a market cell, which is no number or money"),
+    "a corporation's market cell compared with a builtin's number": (
+        "rulespecs/1800.rules", "} elif paid > 0 and paid >= price(corporation) {",
+        "} elif paid > 0 and corporation.cell != price(corporation) {", "E038",
+        "`corporation.cell`, a market cell, is compared with `price(...)`, a number: a cell is never equal to a "
+        "number, so the comparison is always true"),
     "an upgrade back to an earlier colour": (
         "rulespecs/1800.rules", '"12" => ["804"] §11.1', '"12" => ["9"] §11.1', "E020",
         "tile 12 (green) upgrades to tile 9 (yellow)"),

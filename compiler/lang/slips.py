@@ -33,6 +33,9 @@ Python error where play first reached it (found by a breaker mutating the real t
   to bank`); E038 a field or an element of a literal or of a builtin's number (`price(C).value`);
 - E026 a routine's enum parameter compared with a string none of its values (`kind == "withold"`);
   E022 a train's name compared with a string no train has (`t.name == "2 +2"` over the trains);
+- E038 a corporation's market cell (`C.cell`) ordered, in arithmetic, or compared with a number or money
+  (`C.cell > 0`, `C.cell == $100`): a cell is no number (the engine stopped on a TypeError, or the comparison
+  was always false); its price is `C.cell.price`;
 - E020 a later phase begun by no train (`on_train: none`), a run part paid for more stops than it
   visits, an upgrade to the tile itself or to an earlier colour, money in another currency than the
   title's, a president's certificate smaller than another of the corporation's.
@@ -81,6 +84,7 @@ def check_slips(title: Title) -> list[Diagnostic]:
         out.extend(_builtin_names(decl, scope, facts))
         out.extend(_transfers(decl, scope))
         out.extend(_fields_of_single_values(decl, scope))
+        out.extend(_cells_as_numbers(decl, scope))
     return out
 
 
@@ -743,6 +747,62 @@ def _fields_of_single_values(decl, scope: _Scope) -> list[Diagnostic]:
         part = f"a field `.{node.name}`" if isinstance(node, s.Member) else "an element `[...]`"
         out.append(error("E038", f"{part} of {what}, which has none", _where(node, node.obj),
                          help="a field is a component's or a record's; an element a list's or a map's"))
+    return out
+
+
+#: the operators that take numbers: orderings and arithmetic
+_NUMERIC = ("<", "<=", ">", ">=", "+", "-", "*", "/", "mod")
+
+
+def _market_cell(expr, scope: _Scope) -> str | None:
+    """How a message names `expr` where it is certainly a market cell: the `cell` of a corporation or a minor."""
+    if not (isinstance(expr, s.Member) and expr.name == "cell"):
+        return None
+    found = scope.component(expr.obj)
+    if found is None or not found[0] or not all(_meet(kind, ("corporation",)) for kind in found[0]):
+        return None
+    return f"`{_text(expr)}`, a market cell"
+
+
+def _text(expr) -> str:
+    """`C.cell` as written (where the corporation is a name), or the field alone."""
+    return f"{expr.obj.name}.cell" if isinstance(expr, s.Member) and isinstance(expr.obj, s.Name) else "cell"
+
+
+def _a_number(expr, scope: _Scope) -> str | None:
+    """How a message names `expr` where it is certainly a number or money (a literal, a builtin's number)."""
+    if isinstance(expr, (s.Int, s.Money, s.Percent)) or (isinstance(expr, s.Unary) and isinstance(expr.operand, s.Int)):
+        return _literal(expr) or "a number"
+    found = scope.builtin(expr)
+    if found is not None and found["returns"] == "int":
+        return f"`{expr.func.name}(...)`, a number"
+    return None
+
+
+def _cells_as_numbers(decl, scope: _Scope) -> list[Diagnostic]:
+    """E038 for a corporation's market cell ordered or in arithmetic (`C.cell > 0`: the engine stopped on a
+    TypeError), or compared with a number or money (`C.cell == $100`: never equal): a cell's price is its field."""
+    out: list[Diagnostic] = []
+    for node in s.walk(decl):
+        if not (isinstance(node, s.Binary) and node.op in (*_NUMERIC, "==", "!=")):
+            continue
+        for side, other in ((node.left, node.right), (node.right, node.left)):
+            cell = _market_cell(side, scope)
+            if cell is None:
+                continue
+            if node.op in _NUMERIC:
+                said = f"`{node.op}` orders {cell}" if node.op in _ORDERINGS else f"`{node.op}` is arithmetic on {cell}"
+                out.append(error("E038", f"{said}, which is no number or money", _where(side, node),
+                                 help=f"a cell's price is its field: `{_text(side)}.price`"))
+                break
+            number = _a_number(other, scope)
+            if number is None:
+                continue
+            out.append(error(
+                "E038", f"{cell}, is compared with {number}: a cell is never equal to a number, so the comparison is "
+                        f"always {'false' if node.op == '==' else 'true'}", _where(side, node),
+                help=f"a cell's price is its field: `{_text(side)}.price`"))
+            break
     return out
 
 
