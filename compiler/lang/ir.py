@@ -48,6 +48,15 @@ def state_component_kinds(title: Title) -> dict[str, tuple[str, ...]]:
     return {kind: tuple(keys) for kind, keys in out.items()}
 
 
+def end_reasons(title: Title) -> tuple[str, ...]:
+    """The values of the library's enum end_reason, in order (what `game_end_reason` may be besides none: the
+    z3 model's oracle of it is 0 for none, else a reason's place from 1 here, as the validator reads the engine's)."""
+    for clause in title.clauses:
+        if isinstance(clause.decl, s.Enum) and clause.decl.name == "end_reason":
+            return tuple(clause.decl.values)
+    return ()
+
+
 @dataclass(frozen=True)
 class Origin:
     """Where a clause was last written: the unit's kind and name."""

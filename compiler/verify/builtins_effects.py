@@ -435,12 +435,6 @@ class EffectBuiltins:
         self.tr.call("move_train_marker", [corp], {}, marker)
         ctx.state = marker.state
 
-    def b_end_called(self, ctx: Ctx) -> Any:
-        """As GameBase.b_end_called: whether the game's end has been called is the runtime's record of the end
-        conditions met (its end_reason: the last train of a type, the bank broken, a share price), which the model
-        does not follow: an oracle, the engine's answer in the state before the action."""
-        return self.oracle(ctx, "end_called", ())
-
     def b_make_obsolete(self, ctx: Ctx, name: Any) -> None:
         """As GameBase.b_make_obsolete: the model keeps no set of the types phased out (a train's `obsolete`,
         which the library's limit_trains reads, is an oracle: `obsolete`); what was read of it before, and

@@ -210,7 +210,8 @@ class Translator(RoutineBindings):
                     return cells.market_cells(self.builtins, ctx)
                 if name == "all_trains":
                     return SymList([(Sel([(t, True)]), True) for t in m.trains])
-                if name in ("phase_number", "current_round", "current_step", "operating_company", "acting_entity"):
+                if name in ("phase_number", "current_round", "current_step", "operating_company", "acting_entity",
+                            "game_end_reason"):
                     return self.builtins.state_value(ctx, name)  # (the phase's number, the round machinery's)
                 # the model holds every minor of the title (`Model.minors`): a title with none reads an
                 # empty list (18 Grand Junction's `close_minors`, 1846's minors removed)
