@@ -14,7 +14,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/1800-three-player.rules": "8d4fde1bec5a4b11",
     "rulespecs/1800.rules": "fef78cf997e097b1",
-    "rulespecs/lib/18xx.rules": "46913b529c6c2017",
+    "rulespecs/lib/18xx.rules": "1aadb30c4beeff7d",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "46913b529c6c2017",
+        "rulespecs/lib/18xx.rules": "1aadb30c4beeff7d",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -33,7 +33,7 @@ _TITLE = shared(
     {
         "rulespecs/1800-three-player.rules": "8d4fde1bec5a4b11",
         "rulespecs/1800.rules": "fef78cf997e097b1",
-        "rulespecs/lib/18xx.rules": "46913b529c6c2017",
+        "rulespecs/lib/18xx.rules": "1aadb30c4beeff7d",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_1800",
@@ -797,6 +797,7 @@ class Game(GameBase):
         "forced_purchase_help": r_forced_purchase_help,
         "forced_shortfall": r_forced_shortfall,
         "rust_trains": r_rust_trains,
+        "make_obsolete": r_make_obsolete,
         "on_first_train": r_on_first_train,
         "take_presidency": r_take_presidency,
         "hand_over_to_challenger": r_hand_over_to_challenger,

@@ -13,7 +13,7 @@ from compiler.runtime.library import shared
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/1846.rules": "7bd5f5a5cc059eb1",
-    "rulespecs/lib/18xx.rules": "46913b529c6c2017",
+    "rulespecs/lib/18xx.rules": "1aadb30c4beeff7d",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -21,7 +21,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "46913b529c6c2017",
+        "rulespecs/lib/18xx.rules": "1aadb30c4beeff7d",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -33,7 +33,7 @@ _TITLE = shared(
         "rulespecs/1846-18xx-games.rules": "dd19e73e8a240dfc",
         "rulespecs/1846-two-player.rules": "b0a94a765163a34f",
         "rulespecs/1846.rules": "7bd5f5a5cc059eb1",
-        "rulespecs/lib/18xx.rules": "46913b529c6c2017",
+        "rulespecs/lib/18xx.rules": "1aadb30c4beeff7d",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_1846",
@@ -316,6 +316,7 @@ class Game(GameBase):
         "forced_purchase_help": r_forced_purchase_help,
         "forced_shortfall": r_forced_shortfall,
         "rust_trains": r_rust_trains,
+        "make_obsolete": r_make_obsolete,
         "on_first_train": r_on_first_train,
         "take_presidency": r_take_presidency,
         "hand_over_to_challenger": r_hand_over_to_challenger,

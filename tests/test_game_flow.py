@@ -24,3 +24,24 @@ def test_the_end_called_is_the_runtimes_end_reason_and_stays_the_train_marker():
     assert g.name("game_end_reason") == "last_train" and g.call("end_called")
     g.call("move_train_marker", second)
     assert g._train_marker_holder() == first.id
+
+
+def test_a_type_made_obsolete_leaves_the_train_limit_and_runs_once_more():
+    """make_obsolete(T): the library's state obsolete_trains, which on_first_train sets for the types whose card's
+    obsolete_on names the train bought (1846: the first 5 makes the 2s obsolete, the first 6 the 4s); an obsolete
+    train counts against no limit where obsolete_trains_count_for_limit is false (18xx.games' reading), and the
+    runtime scraps it once its company's revenue is disposed of (it has run once more)."""
+    from compiler.runtime.entities import SCRAP
+
+    g = game_class("1846", "18xx.games")(players=NAMES[:3], seed=1)
+    corp = g.corporations[0]
+    two, four = (next(t for t in g.trains.values() if t.name == name and g.owner[t.id] != corp) for name in ("2", "4"))
+    for t in (two, four):
+        g.j.set(g.owner, t.id, corp)
+    assert g.call("limit_trains", corp) == 2 and not g.state_has("obsolete_trains", "2")
+    five = next(t for t in g.trains.values() if t.name == "5")
+    g._on_first_train(five)
+    assert g.state_has("obsolete_trains", "2") and not g.state_has("obsolete_trains", "4")
+    assert g.call("limit_trains", corp) == 1  # the 4 alone
+    g._scrap_obsolete(corp)
+    assert g.owner[two.id] == SCRAP and g.owner[four.id] == corp

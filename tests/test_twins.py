@@ -211,8 +211,10 @@ ROOT = Path(__file__).resolve().parent.parent
 #: par cell of a price), zones gone for the library's in_zone(C, z) (its cell's zones or its card's), 50
 #: then (flow66) end_called a library function over game_end_reason, the runtime's record of the end conditions
 #: met read as a field of the game's state (`g.g["end_reason"]`; in the model an oracle of the reason, as
-#: end_called's was), 49
-RECORDED = 49
+#: end_called's was), 49; make_obsolete a library procedure over its state obsolete_trains (`set[train]`: a
+#: train type by its card's key, a part of a state the engine and the model both key so, `ir.state_part_keys`),
+#: which limit_trains and the runtime's scrapping of a phased-out train read (the model's oracle `obsolete` gone), 48
+RECORDED = 48
 
 #: builtins that became library functions or procedures (one new primitive, bought_this_turn, for two)
 MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "pool_certificates",
@@ -233,7 +235,7 @@ MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "p
          "ability_lay_cost", "ability_token", "ability_lay", "draft_price", "set_revenue", "par_prices",
          "closed", "ability_window", "would_export", "close_corporation", "in_round", "in_step", "acting", "sell_out",
          "pass_turn", "bid_placed", "bought", "private_sold", "end_step", "home_open", "place_home_token",
-         "set_par", "move_price", "in_zone", "end_called"]
+         "set_par", "move_price", "in_zone", "end_called", "make_obsolete"]
 
 
 #: builtins folded into the map's checks of a company's lay and station: check_lay and check_token of a private
@@ -343,7 +345,8 @@ def test_a_bid_passes_the_turn_by_one_primitive(name):
 STATES = ["sold_this_round", "bought_this_turn", "sold_this_turn", "out_of_game", "debt", "granted", "standing_bid",
           "in_auction", "acquisition_bids", "auction_discount", "cubes", "sale_discount",
           "bank_buys_this_turn", "track_slot", "decisions", "declared_uses", "ability_uses", "ability_round_uses",
-          "stock_round_number", "acquisition_target", "draft_discount", "total_revenue", "operators"]
+          "stock_round_number", "acquisition_target", "draft_discount", "total_revenue", "operators",
+          "obsolete_trains"]
 
 
 @pytest.mark.parametrize("name", STATES)

@@ -640,8 +640,6 @@ class DslSupport:
                 return obj.price
             if name == "name":
                 return obj.name
-            if name == "obsolete":
-                return obj.name in self.g.get("obsolete", ())  # (phased out: make_obsolete)
             return self.DATA.component("train", obj.name).get(name)
         if isinstance(obj, dict):
             return obj[name]

@@ -447,13 +447,8 @@ class OperatingRound:
     def _on_first_train(self, train: Train) -> None:
         """The first train of a type is bought (or exported): the library's procedure `on_first_train`, which
         makes older types obsolete or rusts them (its procedure `rust_trains`) and starts the phase the type
-        begins (over the primitives `make_obsolete` and `enter_phase`), and raises the event `first_train`."""
+        begins (its procedure `make_obsolete` and the primitive `enter_phase`), and raises the event `first_train`."""
         self.call("on_first_train", train)
-
-    def b_make_obsolete(self, name: str) -> None:
-        """make_obsolete(T): the trains of type T are phased out: each runs once more and leaves (and counts
-        against the train limit only where the title's `obsolete_trains_count_for_limit` says)."""
-        self.j.set(self.g, "obsolete", self.g.get("obsolete", frozenset()) | {str(name)})
 
     def b_enter_phase(self, name: str) -> None:
         """enter_phase(P): phase P begins: its subsidy pool, its events, `phase_start`, the decisions owed as it
@@ -740,8 +735,9 @@ class OperatingRound:
         """Once a company's revenue is disposed of, its trains have run in this operating round; an
         obsolete (phased-out) train runs once more: it leaves then."""
         self.j.set(self.g, "ran", self.g.get("ran", frozenset()) | {t.id for t in self.b_trains(corp)})
+        phased_out = self.g.get("state:obsolete_trains", frozenset())  # (the library's: make_obsolete)
         for t in self.b_trains(corp):
-            if t.name in self.g.get("obsolete", frozenset()):
+            if (t.name,) in phased_out:
                 self.j.set(self.owner, t.id, SCRAP)
 
     def _next_step(self) -> None:
