@@ -11,15 +11,15 @@ from compiler.runtime.library import shared
 #: the rulespecs of the title's engines, each with a digest of its text
 SOURCES = {
     "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
-    "rulespecs/18co.rules": "1c93a8eb517bb0a5",
-    "rulespecs/lib/18xx.rules": "1aadb30c4beeff7d",
+    "rulespecs/18co.rules": "931679e4e3176891",
+    "rulespecs/lib/18xx.rules": "ec5878e7c3cc5791",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "1aadb30c4beeff7d",
+        "rulespecs/lib/18xx.rules": "ec5878e7c3cc5791",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -605,6 +605,8 @@ TABLES = {
         'train_marker': (),
         'turn_resumed': ('operating_turn_start',),
         'obsolete_trains': (),
+        'round_due': (),
+        'rounds_held': (),
         'station_swaps': (),
         'station_swaps_left': (),
         'capital_released': (),
@@ -654,7 +656,7 @@ RULES = _LIBRARY.rules(
         'at action corporation_buy_shares': 'rulespecs/18co.rules:2439',
         'at action discard_train': 'rulespecs/18co.rules:2276',
         'at action dividend': 'rulespecs/18co.rules:2312',
-        'at action end_game': 'rulespecs/lib/18xx.rules:2017',
+        'at action end_game': 'rulespecs/lib/18xx.rules:2035',
         'at action lay_tile': 'rulespecs/lib/18xx.rules:1630',
         'at action move_bid': 'rulespecs/18co.rules:2053',
         'at action par': 'rulespecs/lib/18xx.rules:1425',
@@ -2305,69 +2307,69 @@ def r_emergency_sale_noted(g, v_player, v_corporation):
 
 def r_take_over(g, v_owner, v_owned):
     """A corporation takes over another: its holdings sold or passed on, its treasury paid out, then it closes (library '18xx' procedure take_over)"""
-    # at rulespecs/lib/18xx.rules:2104
+    # at rulespecs/lib/18xx.rules:2122
     for v_other in g.name("corporations"):
-        # at rulespecs/lib/18xx.rules:2105
+        # at rulespecs/lib/18xx.rules:2123
         if (v_other != v_owner) and (v_other != v_owned):
-            # at rulespecs/lib/18xx.rules:2106
+            # at rulespecs/lib/18xx.rules:2124
             for v_c in r_held_certificates(g, v_owned, v_other):
-                # at rulespecs/lib/18xx.rules:2107
+                # at rulespecs/lib/18xx.rules:2125
                 g.transfer(
                     ((g.b_price(v_other) * g.attr(v_c, "percent")) // 10), g.name("bank"), v_owned
                 )
-                # at rulespecs/lib/18xx.rules:2108
+                # at rulespecs/lib/18xx.rules:2126
                 g.move(v_c, v_owned, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:2114
+    # at rulespecs/lib/18xx.rules:2132
     r_take_over_stations(g, v_owner, v_owned, g.param("takeover_token_swaps"))
-    # at rulespecs/lib/18xx.rules:2117
+    # at rulespecs/lib/18xx.rules:2135
     g.b_stack_charter(v_owner, v_owned, g.param("takeover_assets_usable_at_once"))
-    # at rulespecs/lib/18xx.rules:2118
+    # at rulespecs/lib/18xx.rules:2136
     g.state_put(
         "train_limit_bonus",
         (v_owner,),
         (g.state_amount("train_limit_bonus", v_owner) + g.param("takeover_train_limit_bonus")),
     )
-    # at rulespecs/lib/18xx.rules:2119
+    # at rulespecs/lib/18xx.rules:2137
     for v_t in g.b_trains(v_owned):
-        # at rulespecs/lib/18xx.rules:2120
+        # at rulespecs/lib/18xx.rules:2138
         g.move(v_t, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:2122
+    # at rulespecs/lib/18xx.rules:2140
     for v_c in r_held_certificates(g, v_owned, v_owner):
-        # at rulespecs/lib/18xx.rules:2123
+        # at rulespecs/lib/18xx.rules:2141
         g.move(v_c, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:2125
+    # at rulespecs/lib/18xx.rules:2143
     for v_company in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:2126
+        # at rulespecs/lib/18xx.rules:2144
         if (g.b_holder_of(v_company) == v_owned) and (not r_closed(g, v_company)):
-            # at rulespecs/lib/18xx.rules:2127
+            # at rulespecs/lib/18xx.rules:2145
             g.move(v_company, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:2132
+    # at rulespecs/lib/18xx.rules:2150
     v_payout = r_floor_to(g, g.b_cash(v_owned), g.param("takeover_payout_rounding"))
-    # at rulespecs/lib/18xx.rules:2133
+    # at rulespecs/lib/18xx.rules:2151
     for v_c in g.attr(v_owned, "certificates"):
-        # at rulespecs/lib/18xx.rules:2134
+        # at rulespecs/lib/18xx.rules:2152
         v_holder = g.b_holder_of(v_c)
-        # at rulespecs/lib/18xx.rules:2135
+        # at rulespecs/lib/18xx.rules:2153
         if (r_opens_holding(g, v_c) and (v_holder != v_owned)) and (v_holder != g.name("scrap")):
-            # at rulespecs/lib/18xx.rules:2136
+            # at rulespecs/lib/18xx.rules:2154
             g.transfer(
                 r_pay_per_share(g, v_owned, v_holder, v_payout),
                 v_owned,
                 (g.name("bank") if (v_holder == g.name("pool")) else v_holder),
             )
-    # at rulespecs/lib/18xx.rules:2139
+    # at rulespecs/lib/18xx.rules:2157
     g.transfer(g.b_cash(v_owned), v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:2140
+    # at rulespecs/lib/18xx.rules:2158
     r_close_corporation(g, v_owned)
-    # at rulespecs/lib/18xx.rules:2141
+    # at rulespecs/lib/18xx.rules:2159
     if r_len(g, g.b_trains(v_owner)) > r_train_limit(g, v_owner):
-        # at rulespecs/lib/18xx.rules:2142
+        # at rulespecs/lib/18xx.rules:2160
         r_require_decision(g, v_owner, "discard_train")
 
 
 def r_sold_out(g, v_corporation):
     """sold_out(C): every share of C is with the players (and other corporations, where sold_out_holders names them) (library '18xx' function sold_out)"""
-    # at rulespecs/lib/18xx.rules:2167
+    # at rulespecs/lib/18xx.rules:2185
     return (
         sum(g.b_percent(v_p, v_corporation) for v_p in g.name("players"))
         + (
@@ -3353,7 +3355,7 @@ def q2_contribute(g, v_corporation, v_player):
 def t_presidents_choice_called(g, *_rest):
     """The first 5D or E calls the President's Choice Round"""
     # at rulespecs/18co.rules:516
-    g.b_call_round("presidents_choice")
+    r_call_round(g, "presidents_choice")
 
 
 def t_presidents_choice_over(g, *_rest):

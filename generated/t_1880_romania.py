@@ -13,7 +13,7 @@ from compiler.runtime.library import shared
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/1880-romania.rules": "034584c87c10530f",
-    "rulespecs/lib/18xx.rules": "1aadb30c4beeff7d",
+    "rulespecs/lib/18xx.rules": "ec5878e7c3cc5791",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -21,7 +21,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "1aadb30c4beeff7d",
+        "rulespecs/lib/18xx.rules": "ec5878e7c3cc5791",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -33,7 +33,7 @@ _TITLE = shared(
         "rulespecs/1880-romania-18xx-games.rules": "76f93ce629f4e02e",
         "rulespecs/1880-romania-variants.rules": "1e4fa0468c218295",
         "rulespecs/1880-romania.rules": "034584c87c10530f",
-        "rulespecs/lib/18xx.rules": "1aadb30c4beeff7d",
+        "rulespecs/lib/18xx.rules": "ec5878e7c3cc5791",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_1880_romania",
@@ -306,6 +306,7 @@ class Game(GameBase):
         "forced_shortfall": r_forced_shortfall,
         "rust_trains": r_rust_trains,
         "make_obsolete": r_make_obsolete,
+        "call_round": r_call_round,
         "on_first_train": r_on_first_train,
         "take_presidency": r_take_presidency,
         "hand_over_to_challenger": r_hand_over_to_challenger,
@@ -414,6 +415,7 @@ class Game(GameBase):
     }
     TRIGGERS = {
         "stock_round_start": [(None, t_count_stock_rounds)],
+        "special_round_end": [(None, t_special_round_held)],
         "stock_round_end": [(None, t_end_stock_round), (None, t_loan_interest)],
         "floated": [
             (None, t_full_capitalisation),

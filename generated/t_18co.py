@@ -12,8 +12,8 @@ from compiler.runtime.library import shared
 #: the rulespecs this engine was built from, each with a digest of its text:
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
-    "rulespecs/18co.rules": "1c93a8eb517bb0a5",
-    "rulespecs/lib/18xx.rules": "1aadb30c4beeff7d",
+    "rulespecs/18co.rules": "931679e4e3176891",
+    "rulespecs/lib/18xx.rules": "ec5878e7c3cc5791",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -21,7 +21,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "1aadb30c4beeff7d",
+        "rulespecs/lib/18xx.rules": "ec5878e7c3cc5791",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -31,8 +31,8 @@ _TITLE = shared(
     __file__,
     {
         "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
-        "rulespecs/18co.rules": "1c93a8eb517bb0a5",
-        "rulespecs/lib/18xx.rules": "1aadb30c4beeff7d",
+        "rulespecs/18co.rules": "931679e4e3176891",
+        "rulespecs/lib/18xx.rules": "ec5878e7c3cc5791",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_18co",
@@ -435,6 +435,7 @@ class Game(GameBase):
         "forced_shortfall": r_forced_shortfall,
         "rust_trains": r_rust_trains,
         "make_obsolete": r_make_obsolete,
+        "call_round": r_call_round,
         "on_first_train": r_on_first_train,
         "take_presidency": r_take_presidency,
         "hand_over_to_challenger": r_hand_over_to_challenger,
@@ -562,12 +563,12 @@ class Game(GameBase):
     }
     TRIGGERS = {
         "stock_round_start": [(None, t_count_stock_rounds)],
+        "special_round_end": [(None, t_special_round_held), (None, t_presidents_choice_over)],
         "stock_round_end": [(None, t_end_stock_round)],
         "floated": [(None, t_full_capitalisation), (None, t_partial_capitalisation)],
         "close_privates": [(None, t_privates_close)],
         "operating_round_start": [(None, t_private_income)],
         "presidents_choice": [(None, t_presidents_choice_called)],
-        "special_round_end": [(None, t_presidents_choice_over)],
         "unreserve_homes": [(None, t_homes_unreserved)],
         "remove_mines": [(None, t_mines_removed)],
         "close_IMC": [(None, t_imc_closes)],

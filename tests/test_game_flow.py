@@ -45,3 +45,20 @@ def test_a_type_made_obsolete_leaves_the_train_limit_and_runs_once_more():
     assert g.call("limit_trains", corp) == 1  # the 4 alone
     g._scrap_obsolete(corp)
     assert g.owner[two.id] == SCRAP and g.owner[four.id] == corp
+
+
+def test_a_special_round_called_is_held_once_after_the_operating_rounds():
+    """call_round(R): the library's procedure over its states round_due and rounds_held (18CO §8.1: the first 5D
+    or E calls the President's Choice Round, held after the set of operating rounds, before the stock round, once
+    in a game); the runtime holds the round due and raises special_round_end, which the library's trigger notes."""
+    g = game_class("18CO")(players=NAMES, seed=1)
+    g.call("call_round", "presidents_choice")
+    assert g.state_has("round_due", "presidents_choice") and not g.state_has("rounds_held", "presidents_choice")
+    g._after_acquisition_round()  # (the set of operating rounds over, no acquisition round)
+    assert g.g["round"] == "special" and g.g["special"]["name"] == "presidents_choice"
+    assert not g.g.get("state:round_due")
+    g._end_special_round()
+    assert g.g["round"] == "stock" and g.state_has("rounds_held", "presidents_choice")
+    assert g.state_has("presidents_choice_held")  # (18CO's own trigger on the same event)
+    g.call("call_round", "presidents_choice")  # once in a game
+    assert not g.g.get("state:round_due")

@@ -213,8 +213,11 @@ ROOT = Path(__file__).resolve().parent.parent
 #: met read as a field of the game's state (`g.g["end_reason"]`; in the model an oracle of the reason, as
 #: end_called's was), 49; make_obsolete a library procedure over its state obsolete_trains (`set[train]`: a
 #: train type by its card's key, a part of a state the engine and the model both key so, `ir.state_part_keys`),
-#: which limit_trains and the runtime's scrapping of a phased-out train read (the model's oracle `obsolete` gone), 48
-RECORDED = 48
+#: which limit_trains and the runtime's scrapping of a phased-out train read (the model's oracle `obsolete` gone), 48;
+#: call_round a library procedure over its states round_due and rounds_held (`set[special_round]`, the library's
+#: enum of none, which 18CO replaces: an enum may now be empty), the latter set by its trigger special_round_held
+#: on the runtime's special_round_end (the model's twin changed nothing), 47
+RECORDED = 47
 
 #: builtins that became library functions or procedures (one new primitive, bought_this_turn, for two)
 MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "pool_certificates",
@@ -235,7 +238,7 @@ MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "p
          "ability_lay_cost", "ability_token", "ability_lay", "draft_price", "set_revenue", "par_prices",
          "closed", "ability_window", "would_export", "close_corporation", "in_round", "in_step", "acting", "sell_out",
          "pass_turn", "bid_placed", "bought", "private_sold", "end_step", "home_open", "place_home_token",
-         "set_par", "move_price", "in_zone", "end_called", "make_obsolete"]
+         "set_par", "move_price", "in_zone", "end_called", "make_obsolete", "call_round"]
 
 
 #: builtins folded into the map's checks of a company's lay and station: check_lay and check_token of a private
@@ -346,7 +349,7 @@ STATES = ["sold_this_round", "bought_this_turn", "sold_this_turn", "out_of_game"
           "in_auction", "acquisition_bids", "auction_discount", "cubes", "sale_discount",
           "bank_buys_this_turn", "track_slot", "decisions", "declared_uses", "ability_uses", "ability_round_uses",
           "stock_round_number", "acquisition_target", "draft_discount", "total_revenue", "operators",
-          "obsolete_trains"]
+          "obsolete_trains", "round_due", "rounds_held"]
 
 
 @pytest.mark.parametrize("name", STATES)

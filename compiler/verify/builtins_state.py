@@ -629,10 +629,6 @@ class StateBuiltins:
             self.pick(ctx, taker, x, floor, AND(ctx.path, forced, self.draft_open(ctx, x)))
         self.draft_turn_over(ctx)
 
-    def b_call_round(self, ctx: Ctx, name: Any) -> None:
-        """As GameBase.b_call_round: the runtime notes a special round to hold later; nothing the model
-        holds changes."""
-
     def b_stack_charter(self, ctx: Ctx, owner: Any, owned: Any, usable: Any) -> None:
         """As GameBase.b_stack_charter: the components the corporation taken over collected become the owner's;
         which trains have run this round is outside the model."""
