@@ -10,7 +10,7 @@ from compiler.runtime.errors import IllegalAction
 # one component per line (not reformatted)
 # fmt: off
 SOURCES = {
-    'rulespecs/lib/18xx.rules': 'ec5878e7c3cc5791',
+    'rulespecs/lib/18xx.rules': '72894e0033c47a58',
     'rulespecs/lib/tiles.rules': 'ef4c137225d3ff46',
 }
 
