@@ -1358,16 +1358,16 @@ def test_close_private_sets_the_privates_closed_in_the_engine_and_the_model(rule
 
 
 def test_limit_trains_leaves_out_phased_out_trains_where_the_title_says(rulespecs_loaded):
-    """limit_trains is the library's function over a train's `obsolete` (its type phased out by make_obsolete):
-    1846's 18xx.games reading (obsolete_trains_count_for_limit: false) stops counting a corporation's 4-train
-    once the 4s are phased out; the rulebook's 1846 counts it still. In the model `obsolete` is an oracle per
-    type, read anew after make_obsolete (the engine's answer may change there)."""
+    """limit_trains is the library's function over the types phased out (its state obsolete_trains, which its
+    procedure make_obsolete sets): 1846's 18xx.games reading (obsolete_trains_count_for_limit: false) stops
+    counting a corporation's 4-train once the 4s are phased out; the rulebook's 1846 counts it still. In the model
+    the state is a truth value per train type, set by the same procedure (a type no card makes obsolete never is)."""
     import z3
 
     from compiler.emit.engines import game_class
     from compiler.lang.titles import find_title
     from compiler.runtime.entities import DEPOT
-    from compiler.verify.model import Model
+    from compiler.verify.model import Model, state_var
     from compiler.verify.translate import Translator
 
     for variant, after in ((None, 1), ("18xx.games", 0)):
@@ -1376,22 +1376,26 @@ def test_limit_trains_leaves_out_phased_out_trains_where_the_title_says(rulespec
         four = next(t for t in g.trains.values() if t.name == "4" and g.owner[t.id] == DEPOT)
         g.j.set(g.owner, four.id, corp)
         assert g.call("limit_trains", corp) == 1
-        g.b_make_obsolete("4")
+        g.call("make_obsolete", "4")
         assert g.call("limit_trains", corp) == after, variant
 
     model = Model(find_title(rulespecs_loaded, "1846", "18xx.games"))
     tr = Translator(model)
-    ctx = tr.new_ctx(model.vars.fresh_state("s"))
+    pre = model.vars.fresh_state("s")
+    ctx = tr.new_ctx(pre)
     corp = model.z(model.corporations[0])
     before = tr.call("limit_trains", [corp], {}, ctx)
     again = tr.call("limit_trains", [corp], {}, ctx)
-    tr.builtins.b_make_obsolete(ctx, "4")
+    tr.call("make_obsolete", ["4"], {}, ctx)
     later = tr.call("limit_trains", [corp], {}, ctx)
     solver = z3.Solver()
     solver.add(*ctx.shared.axioms, *ctx.shared.guards)
-    assert solver.check(z3.simplify(before != again)) == z3.unsat  # one answer per type until make_obsolete
+    assert solver.check(z3.simplify(before != again)) == z3.unsat  # one answer per state
     assert solver.check(before != later) == z3.sat  # read anew after it
-    assert [name for name, args, _ in ctx.shared.oracles if name == "obsolete"]
+    assert solver.check(z3.Not(ctx.state[state_var("obsolete_trains", ("4",))])) == z3.unsat  # the 4s are phased out
+    assert solver.check(ctx.state[state_var("obsolete_trains", ("2",))] != pre[state_var("obsolete_trains", ("2",))]) \
+        == z3.unsat  # the 2s as they were
+    assert solver.check(later > before) == z3.unsat  # a type phased out counts no more
 
 
 def test_rust_trains_is_the_librarys_over_the_games_trains(rulespecs_loaded):

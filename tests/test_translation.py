@@ -675,7 +675,7 @@ def test_8_2_a_purchase_in_the_presidents_choice_round_passes_the_turn_in_the_mo
         j = game.j
         cert = next(c for c in game.certs_of["KPAC"] if not c.president)
         j.set(game.owner, cert.id, game.entity("corporation", other))
-        j.set(game.g, "round_due", "presidents_choice")
+        game.state_set("round_due", ("presidents_choice",), True)  # (the library's call_round)
         game._start_special_round()
         # Player 2, who presides `other`, on turn (the seating is dealt, §1.2)
         turn = [p.id for p in game.players].index("Player 2")

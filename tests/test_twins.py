@@ -209,7 +209,15 @@ ROOT = Path(__file__).resolve().parent.parent
 #: C.cell = X` places the price token: the runtime's MarketCell, the model's compiler/verify/cells.py over its
 #: row and column terms): set_par and move_price library procedures over them (par_cell the rightmost, topmost
 #: par cell of a price), zones gone for the library's in_zone(C, z) (its cell's zones or its card's), 50
-RECORDED = 50
+#: then (flow66) end_called a library function over game_end_reason, the runtime's record of the end conditions
+#: met read as a field of the game's state (`g.g["end_reason"]`; in the model an oracle of the reason, as
+#: end_called's was), 49; make_obsolete a library procedure over its state obsolete_trains (`set[train]`: a
+#: train type by its card's key, a part of a state the engine and the model both key so, `ir.state_part_keys`),
+#: which limit_trains and the runtime's scrapping of a phased-out train read (the model's oracle `obsolete` gone), 48;
+#: call_round a library procedure over its states round_due and rounds_held (`set[special_round]`, the library's
+#: enum of none, which 18CO replaces: an enum may now be empty), the latter set by its trigger special_round_held
+#: on the runtime's special_round_end (the model's twin changed nothing), 47
+RECORDED = 47
 
 #: builtins that became library functions or procedures (one new primitive, bought_this_turn, for two)
 MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "pool_certificates",
@@ -230,7 +238,7 @@ MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "p
          "ability_lay_cost", "ability_token", "ability_lay", "draft_price", "set_revenue", "par_prices",
          "closed", "ability_window", "would_export", "close_corporation", "in_round", "in_step", "acting", "sell_out",
          "pass_turn", "bid_placed", "bought", "private_sold", "end_step", "home_open", "place_home_token",
-         "set_par", "move_price", "in_zone"]
+         "set_par", "move_price", "in_zone", "end_called", "make_obsolete", "call_round"]
 
 
 #: builtins folded into the map's checks of a company's lay and station: check_lay and check_token of a private
@@ -340,7 +348,8 @@ def test_a_bid_passes_the_turn_by_one_primitive(name):
 STATES = ["sold_this_round", "bought_this_turn", "sold_this_turn", "out_of_game", "debt", "granted", "standing_bid",
           "in_auction", "acquisition_bids", "auction_discount", "cubes", "sale_discount",
           "bank_buys_this_turn", "track_slot", "decisions", "declared_uses", "ability_uses", "ability_round_uses",
-          "stock_round_number", "acquisition_target", "draft_discount", "total_revenue", "operators"]
+          "stock_round_number", "acquisition_target", "draft_discount", "total_revenue", "operators",
+          "obsolete_trains", "round_due", "rounds_held"]
 
 
 @pytest.mark.parametrize("name", STATES)
@@ -1146,8 +1155,8 @@ def test_the_window_of_a_privates_ability_is_the_librarys_alone():
 def test_the_train_purchase_marker_is_the_librarys_state(rulespecs_loaded):
     """The train purchase marker (1880 VII.3.8) is the library's state train_marker, moved by its procedure
     move_train_marker, which the runtime's train purchase from the bank calls and the model's train_bought
-    calls alike: the buyer holds it alone, unless the game's end is called (the primitive end_called, an
-    oracle in the model), when it stays put. would_export (the library's) and row_after_marker (1880 Amira's)
+    calls alike: the buyer holds it alone, unless the game's end is called (the library's end_called over
+    game_end_reason, an oracle of the reason in the model), when it stays put. would_export (the library's) and row_after_marker (1880 Amira's)
     read it: neither is a builtin any more, and the runtime keeps no marker of its own."""
     import z3
 
@@ -1157,7 +1166,7 @@ def test_the_train_purchase_marker_is_the_librarys_state(rulespecs_loaded):
     found = _census()
     for name in ("would_export", "row_after_marker"):
         assert name not in found["twins"] + found["engine_only"] + found["model_only"], name
-    assert "end_called" in found["twins"]
+    assert "end_called" not in found["twins"] + found["engine_only"] + found["model_only"]
     variants = (ROOT / "rulespecs" / "1880-romania-variants.rules").read_text(encoding="utf-8")
     assert "function row_after_marker(" in variants
     runtime = "\n".join(p.read_text(encoding="utf-8") for p in sorted((ROOT / "compiler" / "runtime").rglob("*.py")))
@@ -1169,7 +1178,8 @@ def test_the_train_purchase_marker_is_the_librarys_state(rulespecs_loaded):
     ctx = tr.new_ctx(pre)
     c, d = model.corporations[:2]
     tr.call("move_train_marker", [model.z(c)], {}, ctx)
-    (end,) = [v for name, _, v in ctx.shared.oracles if name == "end_called"]
+    (reason,) = [v for name, _, v in ctx.shared.oracles if name == "game_end_reason"]
+    end = reason != 0
     moved = z3.And(ctx.state[state_var("train_marker", (c,))], z3.Not(ctx.state[state_var("train_marker", (d,))]))
     solver = z3.Solver()
     solver.add(*ctx.shared.axioms, *ctx.shared.guards)

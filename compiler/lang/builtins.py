@@ -40,6 +40,7 @@ VALUES: dict[str, str] = {
     "phase_number": "the current phase's number: its place among the phases, from 1 (the `number` of its record in `phases`)",
     "current_round": "the round being played: a value of round_kind (setup before the first round, finished after the game)",
     "current_step": "the step of the operating turn under way: a value of step (none outside an operating turn)",
+    "game_end_reason": "the end reason the game's end was called by: a value of end_reason, none before an end condition of the title's game_end is met (the game then ends at its time, or at once: end_game_now)",
     "operating_company": "the corporation or minor whose operating turn is under way, in an operating round (or was, where another round broke in; none between turns)",
     "acting_entity": "the entity that acts now: the one owing the first decision owed, else the player or company on turn (none once the game is over)",
 }

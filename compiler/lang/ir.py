@@ -48,6 +48,24 @@ def state_component_kinds(title: Title) -> dict[str, tuple[str, ...]]:
     return {kind: tuple(keys) for kind, keys in out.items()}
 
 
+def state_part_keys(title: Title) -> dict[str, tuple[str, ...]]:
+    """The kinds a declared state's part may be besides the entities (`STATE_ENTITY_KINDS`) and the title's enums,
+    each with its keys: those of `state_component_kinds`, and `train`, a train type by its card's key (the library's
+    `obsolete_trains`: a part the engine and the model both hold as the key, `card.key`, `t.name`)."""
+    trains = tuple(clause.decl.key for clause in title.clauses
+                   if isinstance(clause.decl, s.Component) and clause.decl.kind == "train" and clause.decl.key)
+    return {**state_component_kinds(title), "train": trains}
+
+
+def end_reasons(title: Title) -> tuple[str, ...]:
+    """The values of the library's enum end_reason, in order (what `game_end_reason` may be besides none: the
+    z3 model's oracle of it is 0 for none, else a reason's place from 1 here, as the validator reads the engine's)."""
+    for clause in title.clauses:
+        if isinstance(clause.decl, s.Enum) and clause.decl.name == "end_reason":
+            return tuple(clause.decl.values)
+    return ()
+
+
 @dataclass(frozen=True)
 class Origin:
     """Where a clause was last written: the unit's kind and name."""

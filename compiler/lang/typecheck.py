@@ -25,7 +25,7 @@ from compiler.lang import syntax as s
 from compiler.diagnostics import Diagnostic, Span, error
 from compiler.lang.exprtypes import (_COMPONENT_TYPES, EnumValuesRead, ExpressionTypes, _certain_type, kinds_meet,
                                      shape, typed_params)
-from compiler.lang.ir import RUNTIME_TYPES, STATE_ENTITY_KINDS, Title, state_component_kinds
+from compiler.lang.ir import RUNTIME_TYPES, STATE_ENTITY_KINDS, Title, state_part_keys
 from compiler.lang.schema import NUMBER_DIMENSIONS, REFERENCES, SCALARS, Kind, Schema, did_you_mean, listing, nearest, schema_of
 
 
@@ -81,7 +81,7 @@ _named_calls = s.ByNode(_named_calls)
 
 
 #: the builtins whose argument is the key of a card of the title (`b_rust_trains(name)`, ...): their kind
-_BUILTIN_KEYS = {"make_obsolete": "train", "enter_phase": "phase", "phase_at_least": "phase"}
+_BUILTIN_KEYS = {"enter_phase": "phase", "phase_at_least": "phase"}
 #: the runtime's values that are lists of records of a kind's cards (`GameBase.card_records`)
 _CARD_RECORDS = {"train_cards": "train", "phases": "phase", "markets": "market"}
 
@@ -675,7 +675,7 @@ class Checker(ExpressionTypes, EnumValuesRead):
     # -- declared states
     def _states(self) -> None:
         """E037 for a declared state that is not a set of entities (a `company`: a corporation, a minor or a
-        private), components of a kind of the title (`state_component_kinds`: an ability card, an effect) or
+        private), components of a kind of the title (`state_part_keys`: an ability card, an effect, a train type) or
         values of the title's enums (or of tuples of them), one whose `reset on` names a moment (or one of its
         moments) the runtime does not empty states at, a read or a `set` of one with another number of arguments
         than its elements have parts, an enum part given a literal that is no value of its enum, a component
@@ -689,7 +689,7 @@ class Checker(ExpressionTypes, EnumValuesRead):
         constants = {v for values in enums.values() for v in values}
         # the other component kinds of the title (a card, a mine, an effect): a part of such a kind is one of
         # the title's components of that kind, named by its key
-        components = state_component_kinds(self.title)
+        components = state_part_keys(self.title)  # (and `train`: a train type by its card's key)
         keyed = {clause.decl.key for clause in self.title.clauses if isinstance(clause.decl, s.Component)}
         states = {clause.decl.name: clause.decl for clause in self.title.clauses if isinstance(clause.decl, s.StateDecl)}
         from compiler.lang import liststates

@@ -24,10 +24,11 @@ from compiler.runtime.vocabulary import TOKEN_COUNTS
 #: the values a declared state keys by id (`GameBase._state_key`)
 _KEYED = (Entity, Certificate)
 
-#: the bare names that are a field of the game's round state as it stands (`game.g[field]`): the round being
-#: played, the step of the operating turn under way. `DslSupport.name` reads them so, and the emitter compiles a
-#: read of one to that field's lookup (`Compiler.expr`), asked thousands of times a game (`in_round`, `in_step`)
-ROUND_FIELDS = {"current_round": "round", "current_step": "step"}
+#: the bare names that are a field of the game's state as it stands (`game.g[field]`): the round being played,
+#: the step of the operating turn under way, the end reason the game's end was called by (none before).
+#: `DslSupport.name` reads them so, and the emitter compiles a read of one to that field's lookup
+#: (`Compiler.expr`), asked thousands of times a game (`in_round`, `in_step`, `end_called`)
+ROUND_FIELDS = {"current_round": "round", "current_step": "step", "game_end_reason": "end_reason"}
 #: the bare names of the game's fixed holders (`DslSupport.name`)
 _FIXED_NAMES = {"bank": BANK, "pool": POOL, "initial_offering": IPO, "depot": DEPOT, "scrap": SCRAP}
 #: the bare names of the round machinery's state, each read of the game (`DslSupport.name`; the library's
@@ -639,8 +640,6 @@ class DslSupport:
                 return obj.price
             if name == "name":
                 return obj.name
-            if name == "obsolete":
-                return obj.name in self.g.get("obsolete", ())  # (phased out: make_obsolete)
             return self.DATA.component("train", obj.name).get(name)
         if isinstance(obj, dict):
             return obj[name]

@@ -757,11 +757,6 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
             self.j.set(self.g, "end_reason", str(reason))
         self._end_game()
 
-    def b_end_called(self) -> bool:
-        """end_called(): whether the game's end has been called (an end condition of the title's game_end was
-        met: the game ends at its time, or at once)."""
-        return self.g["end_reason"] is not None
-
     def _end_in_motion(self) -> bool:
         """Whether an end condition has been met and the game ends at its time (the last train
         bought, the bank broken). `final_train` is not one: it only counts the sets still to play."""

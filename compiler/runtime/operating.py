@@ -447,13 +447,8 @@ class OperatingRound:
     def _on_first_train(self, train: Train) -> None:
         """The first train of a type is bought (or exported): the library's procedure `on_first_train`, which
         makes older types obsolete or rusts them (its procedure `rust_trains`) and starts the phase the type
-        begins (over the primitives `make_obsolete` and `enter_phase`), and raises the event `first_train`."""
+        begins (its procedure `make_obsolete` and the primitive `enter_phase`), and raises the event `first_train`."""
         self.call("on_first_train", train)
-
-    def b_make_obsolete(self, name: str) -> None:
-        """make_obsolete(T): the trains of type T are phased out: each runs once more and leaves (and counts
-        against the train limit only where the title's `obsolete_trains_count_for_limit` says)."""
-        self.j.set(self.g, "obsolete", self.g.get("obsolete", frozenset()) | {str(name)})
 
     def b_enter_phase(self, name: str) -> None:
         """enter_phase(P): phase P begins: its subsidy pool, its events, `phase_start`, the decisions owed as it
@@ -740,8 +735,9 @@ class OperatingRound:
         """Once a company's revenue is disposed of, its trains have run in this operating round; an
         obsolete (phased-out) train runs once more: it leaves then."""
         self.j.set(self.g, "ran", self.g.get("ran", frozenset()) | {t.id for t in self.b_trains(corp)})
+        phased_out = self.g.get("state:obsolete_trains", frozenset())  # (the library's: make_obsolete)
         for t in self.b_trains(corp):
-            if t.name in self.g.get("obsolete", frozenset()):
+            if (t.name,) in phased_out:
                 self.j.set(self.owner, t.id, SCRAP)
 
     def _next_step(self) -> None:
@@ -1016,7 +1012,7 @@ class OperatingRound:
         self._after_acquisition_round()
 
     def _after_acquisition_round(self) -> None:
-        if self.g.get("round_due") and self._start_special_round():
+        if self.g.get("state:round_due") and self._start_special_round():
             return
         self._start_stock_round(self.g["priority"])
 
@@ -1104,19 +1100,12 @@ class OperatingRound:
         self.j.set(self.g, "acquisition", {**self.g["acquisition"],
                                            "queue": tuple(c for c in state["queue"] if c != target.id)})
 
-    def b_call_round(self, name: str) -> None:
-        """call_round(name): the special round `name` is held after the current set of operating rounds
-        (and any acquisition round), before the stock round; once in a game."""
-        if name in self.g.get("rounds_held", frozenset()):
-            return
-        self.j.set(self.g, "round_due", str(name))
-
     def _start_special_round(self) -> bool:
-        """A special round of players' turns (the one a title's `call_round` called): from the priority
-        holder in seating order, each player on turn takes the title's `special_*` actions or passes;
-        a pass is final; when all have passed the stock round follows."""
-        name = self.g["round_due"]
-        self.j.set(self.g, "round_due", None)
+        """A special round of players' turns (the one a title's rules called, the library's call_round: its state
+        round_due): from the priority holder in seating order, each player on turn takes the title's `special_*`
+        actions or passes; a pass is final; when all have passed the stock round follows."""
+        (name,) = min(self.g["state:round_due"])  # (one at a time; a title calls one: 18CO)
+        self.state_set("round_due", (name,), False)
         self.j.set(self.g, "rounds_played", self.g["rounds_played"] + 1)
         self.j.set(self.g, "round", "special")
         out = frozenset(p.id for p in self.players if self._out_of_game(p))
@@ -1139,7 +1128,6 @@ class OperatingRound:
 
     def _end_special_round(self) -> None:
         name = self.g["special"]["name"]
-        self.j.set(self.g, "rounds_held", self.g.get("rounds_held", frozenset()) | {name})
         self.j.set(self.g, "special", None)
-        self.emit("special_round_end", name)  # (a title's trigger on it reads the round's end)
+        self.emit("special_round_end", name)  # (the library's trigger notes it held, rounds_held; a title's may read it)
         self._start_stock_round(self.g["priority"])

@@ -435,34 +435,6 @@ class EffectBuiltins:
         self.tr.call("move_train_marker", [corp], {}, marker)
         ctx.state = marker.state
 
-    def b_end_called(self, ctx: Ctx) -> Any:
-        """As GameBase.b_end_called: whether the game's end has been called is the runtime's record of the end
-        conditions met (its end_reason: the last train of a type, the bank broken, a share price), which the model
-        does not follow: an oracle, the engine's answer in the state before the action."""
-        return self.oracle(ctx, "end_called", ())
-
-    def b_make_obsolete(self, ctx: Ctx, name: Any) -> None:
-        """As GameBase.b_make_obsolete: the model keeps no set of the types phased out (a train's `obsolete`,
-        which the library's limit_trains reads, is an oracle: `obsolete`); what was read of it before, and
-        the functions' values worked out on it, are read anew after it (no state of the model changes)."""
-        ctx.shared.reads.add("runtime", "make_obsolete", str(name))
-        for key in [k for k in ctx.shared.cached if k[0] == "obsolete"]:
-            del ctx.shared.cached[key]
-        ctx.shared.memo.clear()
-
-    def obsolete(self, ctx: Ctx, name: str) -> Any:
-        """A train's `obsolete` (GameBase.attr: its type is phased out, `make_obsolete`): never for a type no
-        train's first purchase phases out (no `obsolete_on`); else an oracle, one per type until the next
-        make_obsolete."""
-        on = self.m.train_data.get(name, {}).get("obsolete_on")
-        ctx.shared.reads.add("train", f"{name}.obsolete_on", on)
-        if on is None:
-            return False
-        found = ctx.shared.cached.get(("obsolete", name))
-        if found is None:
-            found = ctx.shared.cached[("obsolete", name)] = self.oracle(ctx, "obsolete", (name,))
-        return found
-
     def b_enter_phase(self, ctx: Ctx, name: Any) -> None:
         """As GameBase.b_enter_phase: the phase begins. Its events, `phase_start` and the decisions owed as it
         begins (a private's, a discard over the new train limit) are the runtime's cascade: the pending

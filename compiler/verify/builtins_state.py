@@ -8,6 +8,7 @@ from typing import Any, Callable
 
 import z3
 
+from compiler.lang.ir import end_reasons
 from compiler.verify import cells
 from compiler.verify.model import (
     BANK,
@@ -516,6 +517,14 @@ class StateBuiltins:
                            if kind != "draft" or self.m.draft_items])
         if name == "current_step":
             return Choice([(None, st["step"] == 0)] + [(step, st["step"] == i + 1) for i, step in enumerate(STEPS)])
+        if name == "game_end_reason":
+            # the runtime's record of the end conditions met (the last train of a type, the bank broken, a share
+            # price), which the model does not follow: an oracle, the engine's answer in the state before the
+            # action, 0 for none, else the end reason's place from 1 in the enum (`end_reasons`)
+            reasons = end_reasons(self.tr.title)
+            v = self.oracle(ctx, "game_end_reason", (), "int")
+            ctx.shared.axioms.append(z3.And(v >= 0, v <= len(reasons)))
+            return Choice([(None, v == 0)] + [(r, v == i + 1) for i, r in enumerate(reasons)])
         return st["operating" if name == "operating_company" else "acting"]
 
     # -- the draft (`first_round: draft`, GameBase._start_draft ... _end_draft). The picks are the library's
@@ -619,10 +628,6 @@ class StateBuiltins:
             floor = self.tr.call("draft_least_price", [m.z(x)], {}, ctx)
             self.pick(ctx, taker, x, floor, AND(ctx.path, forced, self.draft_open(ctx, x)))
         self.draft_turn_over(ctx)
-
-    def b_call_round(self, ctx: Ctx, name: Any) -> None:
-        """As GameBase.b_call_round: the runtime notes a special round to hold later; nothing the model
-        holds changes."""
 
     def b_stack_charter(self, ctx: Ctx, owner: Any, owned: Any, usable: Any) -> None:
         """As GameBase.b_stack_charter: the components the corporation taken over collected become the owner's;

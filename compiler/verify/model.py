@@ -44,7 +44,7 @@ from typing import Any, Iterable
 import z3
 
 from compiler.lang import syntax as s
-from compiler.lang.ir import STATE_ENTITY_KINDS, Title, state_component_kinds
+from compiler.lang.ir import STATE_ENTITY_KINDS, Title, state_component_kinds, state_part_keys
 from compiler.runtime.game import STEPS as _RUNTIME_STEPS
 from compiler.runtime.market import Market
 from compiler.verify import prices
@@ -906,8 +906,8 @@ class Model:
         for clause in self.title.clauses:
             if isinstance(clause.decl, s.Enum) and clause.decl.name not in domains:
                 domains[clause.decl.name] = list(clause.decl.values)
-        for kind, keys in state_component_kinds(self.title).items():
-            # a component of another kind (an ability card, an effect): its key, as the engine holds it
+        for kind, keys in state_part_keys(self.title).items():
+            # a component of another kind (an ability card, an effect, a train type): its key, as the engine holds it
             domains.setdefault(kind, list(keys))
         if not parts or any(k not in domains for k in parts):
             raise Unsupported(f"state {decl.name}: {decl.type} (a set of players, corporations, privates, minors, companies, "

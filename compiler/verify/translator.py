@@ -210,7 +210,8 @@ class Translator(RoutineBindings):
                     return cells.market_cells(self.builtins, ctx)
                 if name == "all_trains":
                     return SymList([(Sel([(t, True)]), True) for t in m.trains])
-                if name in ("phase_number", "current_round", "current_step", "operating_company", "acting_entity"):
+                if name in ("phase_number", "current_round", "current_step", "operating_company", "acting_entity",
+                            "game_end_reason"):
                     return self.builtins.state_value(ctx, name)  # (the phase's number, the round machinery's)
                 # the model holds every minor of the title (`Model.minors`): a title with none reads an
                 # empty list (18 Grand Junction's `close_minors`, 1846's minors removed)
@@ -730,8 +731,6 @@ class Translator(RoutineBindings):
                 return v
             if name == "name":
                 return item.name
-            if name == "obsolete":
-                return self.builtins.obsolete(ctx, item.name or "")
             data = m.train_data.get(item.name or "", {})
             ctx.shared.reads.add("train", f"{item.name}.{name}", data.get(name))
             value = data.get(name)
@@ -1026,6 +1025,8 @@ class Translator(RoutineBindings):
             return self.ent_is(term, part)
         if isinstance(term, CardRef):  # a part of the title's `ability_cards` kind: by the card's index
             return self.eq(term.index, self.card_number(part))
+        if isinstance(term, Sel):  # a train type given a train (`obsolete_trains(t)`): the alternatives of that type
+            return OR(*[cond for item, cond in term.alts if item.kind == "train" and item.name == part])
         if not isinstance(term, (str, Choice)):  # (a Choice: one of several records' names, `powers[0].effect`)
             raise Unsupported(f"a value of an enum or a component that is not named ({term!r})")
         return self.eq(term, part)

@@ -428,7 +428,7 @@ def _construct_called_rounds(validator: Validator, rng: random.Random, want: int
     j = game.j
     for (kind, name), kinds in sorted(validator.round_kinds.items()):
         short = {k for k in kinds if report.accepted.get(k, 0) < want}
-        if not short or (kind == "special" and name in game.g.get("rounds_held", frozenset())):
+        if not short or (kind == "special" and game.state_has("rounds_held", name)):
             continue
         scope = [c for c in game.corporations if validator.in_scope(c) and game.corp[c.id]["cell"] is not None
                  and not game.corp[c.id]["closed"]]
@@ -441,7 +441,7 @@ def _construct_called_rounds(validator: Validator, rng: random.Random, want: int
                     if others and rng.random() < 0.5:
                         j.set(game.owner, cert.id, rng.choice(others))
             if kind == "special":
-                j.set(game.g, "round_due", name)
+                game.state_set("round_due", (name,), True)  # (the library's call_round)
                 game._start_special_round()
                 turns = range(len(game.players))
             else:

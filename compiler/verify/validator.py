@@ -14,7 +14,7 @@ from typing import Any, Callable
 import z3
 
 from compiler.lang import syntax
-from compiler.lang.ir import Title
+from compiler.lang.ir import Title, end_reasons
 from compiler.runtime.entities import Certificate, Entity, Train
 from compiler.runtime.errors import IllegalAction, RuleGap
 from compiler.verify.abstraction import (
@@ -125,7 +125,7 @@ DECLARED_EFFECTS = "declared_effects"
 
 #: The model's oracles (about ability cards, a company's tier, home and stations) whose answer the validator
 #: reads from the engine (`Validator._engine_fact`).
-ENGINE_FACTS = frozenset({"in_deck", "available", "home_open", "stations_on_map", "end_called"})
+ENGINE_FACTS = frozenset({"in_deck", "available", "home_open", "stations_on_map", "game_end_reason"})
 
 
 def _closed_corporations(game: Any, model: Model) -> frozenset[str]:
@@ -825,8 +825,9 @@ class Validator:
             return cards[index - 1]["key"] in game.b_deck()
         if name == "stations_on_map":
             return len(game.board.tokens_of(args[0])) if game.board is not None else None
-        if name == "end_called":
-            return game.b_end_called()
+        if name == "game_end_reason":  # (0 for none, else the reason's place from 1: the model's Choice)
+            reason = game.g["end_reason"]
+            return 0 if reason is None else end_reasons(self.model.title).index(reason) + 1
         corp_entity = game.entity("corporation", args[0])
         if name == "available":
             return bool(game.b_available(corp_entity))
