@@ -14,7 +14,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/1846-18xx-games.rules": "dd19e73e8a240dfc",
     "rulespecs/1846.rules": "7bd5f5a5cc059eb1",
-    "rulespecs/lib/18xx.rules": "72894e0033c47a58",
+    "rulespecs/lib/18xx.rules": "92434f17687ca888",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "72894e0033c47a58",
+        "rulespecs/lib/18xx.rules": "92434f17687ca888",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -34,7 +34,7 @@ _TITLE = shared(
         "rulespecs/1846-18xx-games.rules": "dd19e73e8a240dfc",
         "rulespecs/1846-two-player.rules": "b0a94a765163a34f",
         "rulespecs/1846.rules": "7bd5f5a5cc059eb1",
-        "rulespecs/lib/18xx.rules": "72894e0033c47a58",
+        "rulespecs/lib/18xx.rules": "92434f17687ca888",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_1846",
@@ -189,7 +189,7 @@ def a_bid(g, v_player, v_company, v_price):
 def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
     """As the rules' price move; a corporation in receivership that owns no train moves left once more (§\"Paying Dividends\", §\"Receivership\")"""
     # at rulespecs/1846-18xx-games.rules:132
-    v_share = g.b_price(v_corporation)
+    v_share = r_price(g, v_corporation)
     # at rulespecs/1846-18xx-games.rules:133
     if v_paid < (v_share // 2):
         # at rulespecs/1846-18xx-games.rules:134
@@ -211,7 +211,7 @@ def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
         r_market_move(g, v_corporation, "right")
     # at rulespecs/1846-18xx-games.rules:145
     if (r_in_receivership(g, v_corporation) and (r_len(g, g.b_trains(v_corporation)) == 0)) and (
-        g.b_price(v_corporation) > 0
+        r_price(g, v_corporation) > 0
     ):
         # at rulespecs/1846-18xx-games.rules:146
         r_market_move(g, v_corporation, "left")
@@ -265,7 +265,7 @@ def r_forced_shortfall(g, v_corporation):
 
 def r_limit_trains(g, v_corporation):
     """limit_trains(C): the trains of C that count against its train limit (library '18xx' function limit_trains)"""
-    # at rulespecs/lib/18xx.rules:2338
+    # at rulespecs/lib/18xx.rules:2341
     return (
         r_len(g, g.b_trains(v_corporation))
         if g.param("obsolete_trains_count_for_limit")
@@ -369,6 +369,7 @@ class Game(GameBase):
         "phase_at_least": r_phase_at_least,
         "phase_group": r_phase_group,
         "prices_frozen": r_prices_frozen,
+        "price": r_price,
         "move_price": r_move_price,
         "in_zone": r_in_zone,
         "is_par_cell": r_is_par_cell,

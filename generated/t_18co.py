@@ -13,7 +13,7 @@ from compiler.runtime.library import shared
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/18co.rules": "931679e4e3176891",
-    "rulespecs/lib/18xx.rules": "72894e0033c47a58",
+    "rulespecs/lib/18xx.rules": "92434f17687ca888",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -21,7 +21,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "72894e0033c47a58",
+        "rulespecs/lib/18xx.rules": "92434f17687ca888",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -32,7 +32,7 @@ _TITLE = shared(
     {
         "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
         "rulespecs/18co.rules": "931679e4e3176891",
-        "rulespecs/lib/18xx.rules": "72894e0033c47a58",
+        "rulespecs/lib/18xx.rules": "92434f17687ca888",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_18co",
@@ -129,7 +129,7 @@ _TITLE.define(
 def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
     """Withhold: one space left; pay: one space right, and one up for revenue of twice the value (§5.9.2.2, §5.9.3.3)"""
     # at rulespecs/18co.rules:2348
-    v_value = g.b_price(v_corporation)
+    v_value = r_price(g, v_corporation)
     # at rulespecs/18co.rules:2349
     if r_revenue(g, v_corporation) > 0:
         # at rulespecs/18co.rules:2350
@@ -157,7 +157,7 @@ def r_forced_purchase_help(g, v_corporation, v_price):
 
 def r_forced_shortfall(g, v_corporation):
     """What the corporation still lacks for the cheapest train it must buy after forced_purchase_help, none here (0 where it need not buy one) (library '18xx' function forced_shortfall)"""
-    # at rulespecs/lib/18xx.rules:1918
+    # at rulespecs/lib/18xx.rules:1921
     return (
         r_max(g, 0, (r_cheapest_train_price(g) - g.b_cash(v_corporation)))
         if r_must_buy_train(g, v_corporation)
@@ -198,7 +198,7 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
             at="rulespecs/18co.rules:2378",
         )
     # at rulespecs/18co.rules:2380
-    g.transfer(((g.b_price(v_corporation) * v_percent_sold) // 10), g.name("bank"), v_corporation)
+    g.transfer(((r_price(g, v_corporation) * v_percent_sold) // 10), g.name("bank"), v_corporation)
     # at rulespecs/18co.rules:2381
     for v_c in v_shares:
         # at rulespecs/18co.rules:2382
@@ -302,6 +302,7 @@ class Game(GameBase):
         "phase_at_least": r_phase_at_least,
         "phase_group": r_phase_group,
         "prices_frozen": r_prices_frozen,
+        "price": r_price,
         "move_price": r_move_price,
         "in_zone": r_in_zone,
         "is_par_cell": r_is_par_cell,

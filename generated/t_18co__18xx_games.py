@@ -14,7 +14,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
     "rulespecs/18co.rules": "931679e4e3176891",
-    "rulespecs/lib/18xx.rules": "72894e0033c47a58",
+    "rulespecs/lib/18xx.rules": "92434f17687ca888",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "72894e0033c47a58",
+        "rulespecs/lib/18xx.rules": "92434f17687ca888",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -33,7 +33,7 @@ _TITLE = shared(
     {
         "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
         "rulespecs/18co.rules": "931679e4e3176891",
-        "rulespecs/lib/18xx.rules": "72894e0033c47a58",
+        "rulespecs/lib/18xx.rules": "92434f17687ca888",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_18co",
@@ -142,7 +142,7 @@ _TITLE.define(
 def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
     """Pay out: one space right, and one up for a dividend of twice the value; withhold, with or without revenue: one space left (supplement from \"18xx.games: lib/engine/game/g_18_co/step/dividend.rb (Dividend#share_price_change), lib/engine/step/dividend.rb (Dividend#skip!)\")"""
     # at rulespecs/18co-18xx-games.rules:150
-    v_value = g.b_price(v_corporation)
+    v_value = r_price(g, v_corporation)
     # at rulespecs/18co-18xx-games.rules:151
     if v_paid > 0:
         # at rulespecs/18co-18xx-games.rules:152
@@ -392,6 +392,7 @@ class Game(GameBase):
         "phase_at_least": r_phase_at_least,
         "phase_group": r_phase_group,
         "prices_frozen": r_prices_frozen,
+        "price": r_price,
         "move_price": r_move_price,
         "in_zone": r_in_zone,
         "is_par_cell": r_is_par_cell,

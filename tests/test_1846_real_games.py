@@ -124,11 +124,11 @@ def test_stock_round_the_presidents_certificate_goes_to_a_player_holding_as_much
     act(g, P("P2", "pass"))
     while acting(g) != "P1":
         act(g, P(acting(g), "pass"))
-    price = g.b_price(gt)
+    price = g.call("price", gt)
     act(g, P("P1", "sell_shares", shares=["GT_3", "GT_4", "GT_0"], percent=40))
     assert g.call("president", gt) == g.entity("player", "P2")
     assert g.b_percent(POOL, gt) == 40 and g.b_percent(g.entity("player", "P2"), gt) == 20
-    assert g.b_price(gt) < price
+    assert g.call("price", gt) < price
     # nobody else holds 20% of NYC: its president's certificate is not for sale
     g2 = new_game(4)
     first_or(g2, {"NYC": ("P1", 100)})
@@ -254,7 +254,7 @@ def test_emergency_money_raising_the_presidents_sale_keeps_his_presidency_and_ra
     assert_refused(g, P("P1", "sell_shares", shares=["NYC_1", "NYC_2"], percent=20), "Emergency Money Raising",
                    "no more than he needs")
     act(g, P("P1", "sell_shares", shares=["NYC_1"], percent=10))
-    assert g.cash[p1] == 100 and g.b_price(nyc) == 100  # (he does not preside NYC: its price stays)
+    assert g.cash[p1] == 100 and g.call("price", nyc) == 100  # (he does not preside NYC: its price stays)
 
 
 def _nyc_owns_a_train(g):
@@ -310,10 +310,10 @@ def test_emergency_money_raising_a_sale_that_leaves_the_president_level_keeps_th
     for cert in ("GT_7", "GT_8"):
         g.j.set(g.owner, cert, POOL)                         # nothing left to issue
     g.transfer(g.cash[p1], p1, BANK)
-    while g.b_price(gt) > 50:
+    while g.call("price", gt) > 50:
         g.call("market_move", gt, "left")                          # test setup: GT's shares at $50 or less
     assert not g.call("emergency_issue_possible", gt)
-    assert g.b_price(gt) < g.call("dearest_train_price") <= 2 * g.b_price(gt)   # two shares needed, not three
+    assert g.call("price", gt) < g.call("dearest_train_price") <= 2 * g.call("price", gt)   # two shares needed, not three
     assert_refused(g, P("P1", "sell_shares", shares=["GT_4", "GT_5", "GT_6"], percent=30),
                    "Emergency Money Raising", "does not change the presidency")
     act(g, P("P1", "sell_shares", shares=["GT_4", "GT_5"], percent=20))

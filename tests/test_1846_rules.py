@@ -256,9 +256,9 @@ def test_stock_round_only_the_president_sells_before_the_corporation_operates():
     while acting(g) != "P1":
         act(g, P(acting(g), "pass"))
     gt = g.entity("corporation", "GT")
-    price = g.b_price(gt)
+    price = g.call("price", gt)
     act(g, P("P1", "sell_shares", shares=["GT_1"], percent=10))
-    assert g.b_price(gt) < price  # the president's sale moves the price left (left_block_pres)
+    assert g.call("price", gt) < price  # the president's sale moves the price left (left_block_pres)
 
 
 def test_stock_market_treasury_shares_pay_the_corporation_at_market_price():
@@ -281,8 +281,8 @@ def test_stock_market_end_of_round_moves_sold_out_right_and_pool_left():
     g.j.set(g.owner, "NYC_1", POOL)
     g.j.set(g.g, "end_reason", "test")  # test setup: end the game instead of starting an OR; only the moves matter
     g._end_stock_round()
-    assert g.b_price(g.entity("corporation", "GT")) == 112  # sold out: right one
-    assert g.b_price(g.entity("corporation", "NYC")) == 90  # shares in the market: left one
+    assert g.call("price", g.entity("corporation", "GT")) == 112  # sold out: right one
+    assert g.call("price", g.entity("corporation", "NYC")) == 90  # shares in the market: left one
 
 
 def test_stock_market_only_the_presidents_sale_moves_the_price():
@@ -297,14 +297,14 @@ def test_stock_market_only_the_presidents_sale_moves_the_price():
     g.j.set(g.corp["GT"], "operated", True)  # (GT has operated: its other holders may sell)
     g._new_turn()
     gt = g.entity("corporation", "GT")
-    before = g.b_price(gt)
+    before = g.call("price", gt)
     act(g, P("P2", "sell_shares", shares=["GT_1"], percent=10))
-    assert g.b_price(gt) == before
+    assert g.call("price", gt) == before
     act(g, P("P2", "pass"))
     while acting(g) != "P1":
         act(g, P(acting(g), "pass"))
     act(g, P("P1", "sell_shares", shares=["GT_2"], percent=10))
-    assert g.b_price(gt) == g.market.price(g.market.left(g.market.par_cell(100)))
+    assert g.call("price", gt) == g.market.price(g.market.left(g.market.par_cell(100)))
 
 
 def test_stock_round_a_percent_that_is_not_the_certificates_named_is_refused():
@@ -462,7 +462,7 @@ def test_issuing_shares_at_one_space_left_and_limit():
     act(g, C("GT", "sell_shares", shares=["GT_3", "GT_4"], percent=20))
     assert g.cash[gt] - cash == 2 * 90  # one space left of $100
     assert g.call("pool_percent", gt) == 20 and g.state_has("done_this_turn", "issued_or_redeemed")
-    assert g.b_price(gt) == 100  # issuing does not move the price
+    assert g.call("price", gt) == 100  # issuing does not move the price
 
 
 def test_redeeming_shares_at_one_space_right_and_only_in_its_step():
@@ -535,11 +535,11 @@ def test_emergency_money_raising_issue_first_then_president_then_bankruptcy():
     # at $30 (the first run moved it) with four shares in players' hands: one share raises $10 (two
     # spaces left), two shares nothing (three spaces left: $0); $80 is out of reach, so all the shares
     # that raise something are issued (18xx.games Game#emergency_issuable_bundles)
-    assert g.b_price(gt) == 30
+    assert g.call("price", gt) == 30
     assert [g.call("emergency_raise", gt, n) for n in (1, 2)] == [10, 0]
     assert_refused(g, C("GT", "sell_shares", shares=["GT_3", "GT_4"], percent=20), "Emergency Money Raising", "none that raise nothing")
     act(g, C("GT", "sell_shares", shares=["GT_3"], percent=10))
-    assert g.cash[gt] == 10 and g.b_price(gt) == 20  # the price moves a space left per share issued
+    assert g.cash[gt] == 10 and g.call("price", gt) == 20  # the price moves a space left per share issued
     assert_refused(g, C("GT", "contribute", player="P2", amount=10), "Emergency Money Raising", "only the president")
     assert_refused(g, C("GT", "bankrupt"), "Emergency Money Raising", "can pay")
     assert_refused(g, C("GT", "contribute", player="P1", amount=81 - g.cash[gt]), "Emergency Money Raising", "at most")
@@ -569,7 +569,7 @@ def _broke_gt(g, players_shares=()):
 def test_bankruptcy_the_player_leaves_and_the_corporation_enters_receivership():
     g = new_game(4, seed=2)
     gt, p1 = _broke_gt(g)
-    price = g.b_price(gt)
+    price = g.call("price", gt)
     act(g, C("GT", "bankrupt"))
     assert not g.finished  # three players are left (all_but_one)
     assert g.state_has("out_of_game", g.entity("player", "P1")) and g.call("players_in_game") == 3
@@ -618,7 +618,7 @@ def test_receivership_operates_without_a_president_and_ends_when_a_player_holds_
         player = acting(g)
         seen.add(player)
         holder = g.entity("player", player)
-        if g.b_percent(holder, gt) < 20 and g.call("in_receivership", gt) and g.cash[holder] >= g.b_price(gt):
+        if g.b_percent(holder, gt) < 20 and g.call("in_receivership", gt) and g.cash[holder] >= g.call("price", gt):
             before = g.b_percent(holder, gt)
             act(g, P(player, "buy_shares", shares=[g.b_next_certificate(gt, "pool").id], percent=10))
             if before == 10:

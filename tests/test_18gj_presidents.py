@@ -381,15 +381,15 @@ def test_adolphus_meyer_discount_stacks_and_spends_uses():
 def test_arvid_bollen_price_does_not_fall_in_the_operating_round():
     g = new_game()
     first_or(g, {"DRG": (100, "BOLLEN"), "DSPP": (100, "DELANEY")})
-    price = {c: g.b_price(g.entity("corporation", c)) for c in ("DRG", "DSPP")}
+    price = {c: g.call("price", g.entity("corporation", c)) for c in ("DRG", "DSPP")}
     to_step(g, "DRG", "track_and_token")
     act(g, use("DRG"))
     assert cubes(g, "DRG") == 2
     # no train: the company earns nothing and withholds; the price would move left
     to_step(g, "DRG", "buy_train")
-    assert g.b_price(g.entity("corporation", "DRG")) == price["DRG"]
+    assert g.call("price", g.entity("corporation", "DRG")) == price["DRG"]
     to_step(g, "DSPP", "buy_train")
-    assert g.b_price(g.entity("corporation", "DSPP")) < price["DSPP"]
+    assert g.call("price", g.entity("corporation", "DSPP")) < price["DSPP"]
 
 
 def test_logan_maynard_one_extra_tile_lay():
@@ -496,7 +496,7 @@ def test_neville_tinning_issues_and_redeems_at_the_market_price():
         assert g.cash[c] == cash + paid
     next_turn(g, "DRG")
     drg = g.entity("corporation", "DRG")
-    price, cash = g.b_price(drg), g.cash[drg]
+    price, cash = g.call("price", drg), g.cash[drg]
     share = g.call("pool_certificates", drg)[0]
     act(g, C("DRG", "buy_shares", shares=[share.id], percent=10))
     assert g.cash[drg] == cash - price  # redeemed at the price, not one space right
@@ -602,7 +602,7 @@ def test_abraham_donaldson_tops_up_revenue_in_10_steps_to_a_triple_jump():
     assert_refused(g, top(10), "Abraham Donaldson", "one top-up a turn")
     act(g, C("DRG", "dividend", kind="payout"))
     # three times the price: a triple jump, though the price is under $165
-    assert g.b_price(drg) == 137
+    assert g.call("price", drg) == 137
     for left in (1, 0):
         next_turn(g, "DRG", "dividend")
         act(g, top(10))
@@ -746,7 +746,7 @@ def test_cleveland_graham_buys_other_companies_shares_from_the_open_market():
     assert_refused(g, C("DRG", "buy_shares", shares=[pres.id], percent=20), "Cleveland Graham",
                    "president's certificate")
     g.j.set(g.owner, pres.id, holder)
-    cash, price = g.cash[drg], g.b_price(dspp)
+    cash, price = g.cash[drg], g.call("price", dspp)
     act(g, C("DRG", "buy_shares", shares=[pooled[0].id, pooled[1].id], percent=20))
     assert g.cash[drg] == cash - 2 * price and g.b_percent(drg, dspp) == 20
     assert g.state()["corporations"][[c["sym"] for c in g.state()["corporations"]].index("DRG")]["shares"] == {"DSPP": 20}
@@ -777,7 +777,7 @@ def test_cleveland_graham_issues_held_shares_at_the_market_price_with_no_price_m
     # next turn: DRG issues one of them to the open market at DSPP's price; neither price moves
     next_turn(g, "DRG")
     cells = (g.corp["DRG"]["cell"], g.corp["DSPP"]["cell"])
-    cash, price = g.cash[drg], g.b_price(dspp)
+    cash, price = g.cash[drg], g.call("price", dspp)
     act(g, C("DRG", "sell_shares", shares=[pooled[0].id], percent=10))
     assert g.cash[drg] == cash + price and g.owner[pooled[0].id] is POOL
     assert g.b_percent(drg, dspp) == 10

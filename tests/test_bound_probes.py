@@ -37,7 +37,7 @@ def test_buys_the_buyer_cannot_pay_for_are_refused_by_the_bound_probe_as_the_ora
 def test_buys_the_buyer_can_pay_for_are_listed_as_the_oracle_lists_them():
     g, ann = _with_cash(60)
     probe = dict(g.PREFIX_PROBES["buy_shares"])[2]
-    assert g.b_price(g.find("KPAC")) == 60 and probe(g, ann, g.find("KPAC")) is None
+    assert g.call("price", g.find("KPAC")) == 60 and probe(g, ann, g.find("KPAC")) is None
     listed = _buys(g.legal_actions())
     assert listed and listed == _buys(g.oracle_legal_actions())
 

@@ -217,7 +217,9 @@ ROOT = Path(__file__).resolve().parent.parent
 #: call_round a library procedure over its states round_due and rounds_held (`set[special_round]`, the library's
 #: enum of none, which 18CO replaces: an enum may now be empty), the latter set by its trigger special_round_held
 #: on the runtime's special_round_end (the model's twin changed nothing), 47
-RECORDED = 47
+#: then (stock66) price the library's function over the cell, `C.cell.price` (a field of none, before C has a
+#: price, refused in the engine as in the model), 46
+RECORDED = 46
 
 #: builtins that became library functions or procedures (one new primitive, bought_this_turn, for two)
 MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "pool_certificates",
@@ -238,7 +240,7 @@ MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "p
          "ability_lay_cost", "ability_token", "ability_lay", "draft_price", "set_revenue", "par_prices",
          "closed", "ability_window", "would_export", "close_corporation", "in_round", "in_step", "acting", "sell_out",
          "pass_turn", "bid_placed", "bought", "private_sold", "end_step", "home_open", "place_home_token",
-         "set_par", "move_price", "in_zone", "end_called", "make_obsolete", "call_round"]
+         "set_par", "move_price", "in_zone", "end_called", "make_obsolete", "call_round", "price"]
 
 
 #: builtins folded into the map's checks of a company's lay and station: check_lay and check_token of a private
@@ -1483,3 +1485,44 @@ def test_the_market_cell_is_a_value_in_the_engine_and_the_model(rulespecs_loaded
             at = z3.And(pre[f"row:{c.id}"] == cell[0], pre[f"col:{c.id}"] == cell[1])
             assert solver.check(at, z3.Not(z3.And(ctx.state[f"row:{c.id}"] == r, ctx.state[f"col:{c.id}"] == col))) \
                 == z3.unsat, (cell, d)
+
+
+def test_a_share_price_is_the_librarys_over_the_cell_in_the_engine_and_the_model(rulespecs_loaded):
+    """price(C) is the library's function over the market cell, `C.cell.price` (a twin before): in the engine the
+    price of the cell C's token is on, wherever set_par or a move put it, and, before C has one, a refusal that
+    changes nothing (an IllegalAction, as the twin's "no share price yet"); in 18CO's model the price of the
+    cell of C's row and column terms, every cell's, and refused where C has no cell."""
+    import z3
+
+    from compiler.emit.engines import game_class
+    from compiler.runtime.errors import IllegalAction
+    from compiler.verify.model import Model
+    from compiler.verify.translate import Translator
+
+    found = _census()
+    assert "price" not in found["twins"] + found["engine_only"] + found["model_only"]
+    g = game_class("18CO")(players=["Ann", "Bob", "Cy"], seed=1)
+    market, corp = g.market, g.corporations[0]
+    before = g.state()
+    with pytest.raises(IllegalAction, match="no share price"):
+        g.call("price", corp)
+    assert g.state() == before
+    g.call("set_par", corp, 40)
+    assert g.call("price", corp) == 40
+    for cell in [(0, 0), (3, 15), (12, 4), (4, 12), market.par_cell(40)]:
+        g._place_token(corp, cell)
+        assert g.call("price", corp) == market.price(cell), cell
+
+    model = Model(rulespecs_loaded.program.titles["18CO"])
+    c = model.corporations[0]
+    tr = Translator(model)
+    pre = model.vars.fresh_state("pre")
+    ctx = tr.new_ctx(pre)
+    price = tr.call("price", [model.z(c)], {}, ctx)
+    solver = z3.Solver()
+    solver.add(*ctx.shared.axioms, *ctx.shared.guards)
+    assert solver.check(z3.Not(pre[f"has_cell:{c.id}"])) == z3.unsat  # refused: no price yet
+    for cell in model.cells:
+        at = z3.And(pre[f"row:{c.id}"] == cell[0], pre[f"col:{c.id}"] == cell[1])
+        assert solver.check(at) == z3.sat, cell
+        assert solver.check(at, price != market.price(cell)) == z3.unsat, cell

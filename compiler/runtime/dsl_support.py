@@ -580,6 +580,8 @@ class DslSupport:
         own symbol as a name, where a name in its data is read as the entity it names)."""
         if obj.__class__ is dict or obj.__class__ is _Record:
             return obj[name]  # (a record, a phase's, a train card's or an ability's: what the last branch below answers)
+        if obj.__class__ is MarketCell:
+            return obj[name]  # (a market cell: `C.cell.price`, the library's price(C); `c.zones` of `market_cells`)
         if isinstance(obj, Entity):
             if name == "certificates" and obj.kind == "corporation":
                 return list(self.certs_of[obj.id])
@@ -643,8 +645,10 @@ class DslSupport:
             return self.DATA.component("train", obj.name).get(name)
         if isinstance(obj, dict):
             return obj[name]
-        if obj.__class__ is MarketCell:
-            return obj[name]  # (a market cell: `C.cell.price`, `c.zones` of an element of `market_cells`)
+        if obj is None:
+            # a field of none: not there (as the model, which refuses it): a corporation's cell, and so its
+            # price, before its price token is on the market
+            raise IllegalAction(f"none has no {name}: not there yet (no share price before a price token is on the market)")
         if dataclasses.is_dataclass(obj) and name in {f.name for f in dataclasses.fields(obj)}:
             return getattr(obj, name)  # a runtime value: a lay (`lay.upgrade`), a station spot
         raise RuleGap(f"{obj}.{name}", "no such attribute")

@@ -798,8 +798,9 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
         total = self.cash[player] - self.state_amount("debt", player)  # the library's state of loans
         for corp in self.corporations:
             pct = self.b_percent(player, corp)
-            if pct and self.corp[corp.id]["cell"] is not None:
-                total += self.b_price(corp) * pct // 10
+            cell = self.corp[corp.id]["cell"]
+            if pct and cell is not None:
+                total += self.market.price(cell) * pct // 10  # (its cell's price: the library's price(C), `C.cell.price`)
         for item in self.privates + self.bonds + self.minors:
             if self.owner[item.id] == player and not self.is_closed(item):
                 share = item.get("end_share_of_cash")

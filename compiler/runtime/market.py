@@ -178,6 +178,8 @@ class MarketCell:
         self.zones = market.zones_of(cell)
 
     def __getitem__(self, name: str):
+        if name == "price":
+            return self.price  # (the library's price(C), in the listing's guards)
         if name in self.MOVES:
             return self.market.record(self.market.move(self.cell, name))
         if name in self.__slots__[2:]:

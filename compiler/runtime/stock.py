@@ -78,12 +78,6 @@ class StockRound:
 
     # ------------------------------------------------------------ builtins: shares, par, prices, presidents
 
-    def b_price(self, corp: Entity) -> int:
-        cell = self.corp[corp.id]["cell"]
-        if cell is None:
-            raise IllegalAction(f"{corp} has no share price yet")
-        return self.market.price(cell)
-
     def _zones(self, corp: Entity) -> frozenset[str]:
         """The market zones whose rules apply to C, as the library's in_zone(C, z) says of each: those of its cell,
         and those an ability of its card puts it in (`effect: market_zone`, `zones: [...]`): the runtime's own

@@ -377,12 +377,6 @@ class StateBuiltins:
             return False
         return AND(ctx.state[f"has_cell:{corp.id}"], self.in_cells(ctx, corp, cells))
 
-    def price_of(self, ctx: Ctx, corp: Ent) -> Any:
-        market = self.m.require_market()
-        ctx.shared.reads.add("market", "prices", market.rows)
-        ctx.require(ctx.state[f"has_cell:{corp.id}"])
-        return self.cell_chain(ctx, corp, lambda cell: market.price(cell), key=("price",))
-
     # -- money, shares and certificates
     def percent_of(self, ctx: Ctx, holder: Any, corp: Ent) -> Any:
         return SUM([IF(self.held(ctx, c, holder), self.cert_percent(ctx, c), 0) for c in self.m.certs_for(corp.id)])
@@ -478,9 +472,6 @@ class StateBuiltins:
         for it, cond in reversed(sel.alts):
             out = IF(cond, self.holder(ctx, it), out)
         return out
-
-    def b_price(self, ctx: Ctx, corp: Any) -> Any:
-        return self.per_corp(ctx, corp, lambda c: self.price_of(ctx, c))
 
     def card_zones(self, ctx: Ctx) -> dict[str, list[int]]:
         """zone -> the cards (indexes) whose `market_zone` ability puts their company in it (none for a
