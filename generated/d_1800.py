@@ -12,14 +12,14 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/1800-three-player.rules": "8d4fde1bec5a4b11",
     "rulespecs/1800.rules": "fef78cf997e097b1",
-    "rulespecs/lib/18xx.rules": "8b17dd9e8d1fd179",
+    "rulespecs/lib/18xx.rules": "b15426022fedb42e",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "8b17dd9e8d1fd179",
+        "rulespecs/lib/18xx.rules": "b15426022fedb42e",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -363,20 +363,20 @@ RULES = _LIBRARY.rules(
         'at action buy_bond': 'rulespecs/1800.rules:734',
         'at action buy_company': 'rulespecs/lib/18xx.rules:1389',
         'at action buy_shares': 'rulespecs/lib/18xx.rules:1487',
-        'at action buy_train': 'rulespecs/lib/18xx.rules:1789',
+        'at action buy_train': 'rulespecs/lib/18xx.rules:1810',
         'at action collect_bond': 'rulespecs/1800.rules:747',
         'at action contribute': 'rulespecs/1800.rules:834',
         'at action corporation_buy_company': 'rulespecs/lib/18xx.rules:1614',
         'at action corporation_buy_shares': 'rulespecs/1800.rules:799',
         'at action corporation_sell_shares': 'rulespecs/1800.rules:783',
-        'at action discard_train': 'rulespecs/lib/18xx.rules:1865',
-        'at action dividend': 'rulespecs/lib/18xx.rules:1711',
-        'at action end_game': 'rulespecs/lib/18xx.rules:2003',
+        'at action discard_train': 'rulespecs/lib/18xx.rules:1886',
+        'at action dividend': 'rulespecs/lib/18xx.rules:1732',
+        'at action end_game': 'rulespecs/lib/18xx.rules:2024',
         'at action lay_tile': 'rulespecs/lib/18xx.rules:1630',
         'at action par': 'rulespecs/lib/18xx.rules:1425',
         'at action pass': 'rulespecs/lib/18xx.rules:1606',
-        'at action place_token': 'rulespecs/lib/18xx.rules:1673',
-        'at action run_routes': 'rulespecs/lib/18xx.rules:1694',
+        'at action place_token': 'rulespecs/lib/18xx.rules:1694',
+        'at action run_routes': 'rulespecs/lib/18xx.rules:1715',
         'at action sell_shares': 'rulespecs/lib/18xx.rules:1533',
         'at action trade_company': 'rulespecs/1800.rules:770',
         'bond CS_bond': '§2',
@@ -1082,91 +1082,91 @@ def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
 
 def a_place_token(g, v_corporation, v_city):
     """Place a station token (§11.2)"""
-    # at rulespecs/lib/18xx.rules:1674
+    # at rulespecs/lib/18xx.rules:1695
     if not (r_in_step(g, v_corporation, "place_token")):
         raise IllegalAction(
             "a station token is placed after laying track",
             rule="§11.2",
-            at="rulespecs/lib/18xx.rules:1674",
+            at="rulespecs/lib/18xx.rules:1695",
         )
-    # at rulespecs/lib/18xx.rules:1675
+    # at rulespecs/lib/18xx.rules:1696
     if not (r_tokens_left(g, v_corporation) > 0):
         raise IllegalAction(
             "the corporation has no station token left",
             rule="§11.2",
-            at="rulespecs/lib/18xx.rules:1675",
+            at="rulespecs/lib/18xx.rules:1696",
         )
-    # at rulespecs/lib/18xx.rules:1676
+    # at rulespecs/lib/18xx.rules:1697
     v_spot = g.b_check_token(v_corporation, v_city)
-    # at rulespecs/lib/18xx.rules:1677
+    # at rulespecs/lib/18xx.rules:1698
     v_cost = r_next_token_cost(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:1678
+    # at rulespecs/lib/18xx.rules:1699
     if not (g.b_cash(v_corporation) >= v_cost):
         raise IllegalAction(
-            "not enough cash for the token", rule="§11.2", at="rulespecs/lib/18xx.rules:1678"
+            "not enough cash for the token", rule="§11.2", at="rulespecs/lib/18xx.rules:1699"
         )
-    # at rulespecs/lib/18xx.rules:1679
+    # at rulespecs/lib/18xx.rules:1700
     g.transfer(v_cost, v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1680
+    # at rulespecs/lib/18xx.rules:1701
     g.b_place_station(v_corporation, v_spot)
-    # at rulespecs/lib/18xx.rules:1681
+    # at rulespecs/lib/18xx.rules:1702
     r_end_step(g, v_corporation)
 
 
 def a_run_routes(g, v_corporation, v_routes):
     """Run trains (§11.3, §11.4)"""
-    # at rulespecs/lib/18xx.rules:1695
+    # at rulespecs/lib/18xx.rules:1716
     if not (r_in_step(g, v_corporation, "run_routes")):
         raise IllegalAction(
             "trains run after track and tokens",
             rule="§11.3, §11.4",
-            at="rulespecs/lib/18xx.rules:1695",
+            at="rulespecs/lib/18xx.rules:1716",
         )
-    # at rulespecs/lib/18xx.rules:1696
+    # at rulespecs/lib/18xx.rules:1717
     r_set_revenue(g, v_corporation, g.b_route_revenue(v_corporation, v_routes))
-    # at rulespecs/lib/18xx.rules:1697
+    # at rulespecs/lib/18xx.rules:1718
     r_end_step(g, v_corporation)
 
 
 def a_dividend(g, v_corporation, v_kind):
     """Pay out, withhold or pay half (§11.5)"""
-    # at rulespecs/lib/18xx.rules:1712
+    # at rulespecs/lib/18xx.rules:1733
     if not (r_in_step(g, v_corporation, "dividend")):
         raise IllegalAction(
             "revenue is disposed of after the trains run",
             rule="§11.5",
-            at="rulespecs/lib/18xx.rules:1712",
+            at="rulespecs/lib/18xx.rules:1733",
         )
-    # at rulespecs/lib/18xx.rules:1713
+    # at rulespecs/lib/18xx.rules:1734
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
-            "the title does not allow that", rule="§11.5", at="rulespecs/lib/18xx.rules:1713"
+            "the title does not allow that", rule="§11.5", at="rulespecs/lib/18xx.rules:1734"
         )
-    # at rulespecs/lib/18xx.rules:1714
+    # at rulespecs/lib/18xx.rules:1735
     v_revenue = r_revenue(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:1715
+    # at rulespecs/lib/18xx.rules:1736
     v_paid = (
         v_revenue if (v_kind == "payout") else (r_half(g, v_revenue) if (v_kind == "half") else 0)
     )
-    # at rulespecs/lib/18xx.rules:1716
+    # at rulespecs/lib/18xx.rules:1737
     g.transfer((v_revenue - v_paid), g.name("bank"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1717
+    # at rulespecs/lib/18xx.rules:1738
     r_pay_dividends(g, v_corporation, v_paid)
-    # at rulespecs/lib/18xx.rules:1718
+    # at rulespecs/lib/18xx.rules:1739
     r_dividend_price_move(g, v_corporation, v_kind, v_paid)
-    # at rulespecs/lib/18xx.rules:1719
+    # at rulespecs/lib/18xx.rules:1740
     r_end_step(g, v_corporation)
 
 
 def r_pay_dividends(g, v_corporation, v_paid):
     """Pay each holding its share of the dividends (§11.5)"""
-    # at rulespecs/lib/18xx.rules:1733
+    # at rulespecs/lib/18xx.rules:1754
     for v_c in g.attr(v_corporation, "certificates"):
-        # at rulespecs/lib/18xx.rules:1734
+        # at rulespecs/lib/18xx.rules:1755
         v_holder = g.b_holder_of(v_c)
-        # at rulespecs/lib/18xx.rules:1735
+        # at rulespecs/lib/18xx.rules:1756
         if r_opens_holding(g, v_c) and (v_holder != g.name("scrap")):
-            # at rulespecs/lib/18xx.rules:1736
+            # at rulespecs/lib/18xx.rules:1757
             g.transfer(
                 r_pay_per_share(g, v_corporation, v_holder, v_paid),
                 g.name("bank"),
@@ -1189,197 +1189,197 @@ def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
 
 def a_buy_train(g, v_corporation, v_train, v_price, v_exchange):
     """Buy a train (§11.7)"""
-    # at rulespecs/lib/18xx.rules:1790
+    # at rulespecs/lib/18xx.rules:1811
     if not (r_in_step(g, v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought at the end of the turn",
             rule="§11.7",
-            at="rulespecs/lib/18xx.rules:1790",
+            at="rulespecs/lib/18xx.rules:1811",
         )
-    # at rulespecs/lib/18xx.rules:1791
+    # at rulespecs/lib/18xx.rules:1812
     if not (
         (v_exchange != None)
         or ((r_limit_trains(g, v_corporation) + 1) <= r_train_limit(g, v_corporation))
     ):
         raise IllegalAction(
-            "the train limit would be exceeded", rule="§11.7", at="rulespecs/lib/18xx.rules:1791"
+            "the train limit would be exceeded", rule="§11.7", at="rulespecs/lib/18xx.rules:1812"
         )
-    # at rulespecs/lib/18xx.rules:1792
+    # at rulespecs/lib/18xx.rules:1813
     v_seller = g.b_holder_of(v_train)
-    # at rulespecs/lib/18xx.rules:1793
+    # at rulespecs/lib/18xx.rules:1814
     if v_exchange != None:
-        # at rulespecs/lib/18xx.rules:1794
+        # at rulespecs/lib/18xx.rules:1815
         r_trade_in(g, v_corporation, v_train, v_price, v_exchange)
     elif v_seller == g.name("depot"):
-        # at rulespecs/lib/18xx.rules:1796
+        # at rulespecs/lib/18xx.rules:1817
         if not (v_train in g.b_available_trains()):
             raise IllegalAction(
-                "the bank sells trains in order", rule="§11.7", at="rulespecs/lib/18xx.rules:1796"
+                "the bank sells trains in order", rule="§11.7", at="rulespecs/lib/18xx.rules:1817"
             )
-        # at rulespecs/lib/18xx.rules:1797
+        # at rulespecs/lib/18xx.rules:1818
         if not (g.state_amount("bank_buys_this_turn") < g.param("bank_trains_per_turn")):
             raise IllegalAction(
                 "no more trains from the bank this turn",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1797",
+                at="rulespecs/lib/18xx.rules:1818",
             )
-        # at rulespecs/lib/18xx.rules:1798
+        # at rulespecs/lib/18xx.rules:1819
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the bank sells at the printed price",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1798",
+                at="rulespecs/lib/18xx.rules:1819",
             )
-        # at rulespecs/lib/18xx.rules:1799
+        # at rulespecs/lib/18xx.rules:1820
         r_forced_purchase_help(g, v_corporation, v_price)
-        # at rulespecs/lib/18xx.rules:1800
+        # at rulespecs/lib/18xx.rules:1821
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1800",
+                at="rulespecs/lib/18xx.rules:1821",
             )
-        # at rulespecs/lib/18xx.rules:1801
+        # at rulespecs/lib/18xx.rules:1822
         g.transfer(v_price, v_corporation, g.name("bank"))
-        # at rulespecs/lib/18xx.rules:1802
+        # at rulespecs/lib/18xx.rules:1823
         g.move(v_train, g.name("depot"), v_corporation)
-        # at rulespecs/lib/18xx.rules:1803
+        # at rulespecs/lib/18xx.rules:1824
         g.b_train_bought(v_corporation, v_train, True)
     elif v_seller == g.name("pool"):
-        # at rulespecs/lib/18xx.rules:1805
+        # at rulespecs/lib/18xx.rules:1826
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the bank pool sells trains at the printed price",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1805",
+                at="rulespecs/lib/18xx.rules:1826",
             )
-        # at rulespecs/lib/18xx.rules:1806
+        # at rulespecs/lib/18xx.rules:1827
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1806",
+                at="rulespecs/lib/18xx.rules:1827",
             )
-        # at rulespecs/lib/18xx.rules:1807
+        # at rulespecs/lib/18xx.rules:1828
         g.transfer(v_price, v_corporation, g.name("bank"))
-        # at rulespecs/lib/18xx.rules:1808
+        # at rulespecs/lib/18xx.rules:1829
         g.move(v_train, g.name("pool"), v_corporation)
-        # at rulespecs/lib/18xx.rules:1809
+        # at rulespecs/lib/18xx.rules:1830
         g.b_train_bought(v_corporation, v_train, False)
     else:
-        # at rulespecs/lib/18xx.rules:1811
+        # at rulespecs/lib/18xx.rules:1832
         if not (g.among("corporations", v_seller) and (v_seller != v_corporation)):
             raise IllegalAction(
                 "trains are bought from the bank or another corporation",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1811",
+                at="rulespecs/lib/18xx.rules:1832",
             )
-        # at rulespecs/lib/18xx.rules:1812
+        # at rulespecs/lib/18xx.rules:1833
         if not (r_may_buy_train_from(g, v_corporation, v_seller)):
             raise IllegalAction(
                 "the corporation may not buy a train from another corporation now",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1812",
+                at="rulespecs/lib/18xx.rules:1833",
             )
-        # at rulespecs/lib/18xx.rules:1813
+        # at rulespecs/lib/18xx.rules:1834
         if not (v_price >= g.param("min_train_price")):
             raise IllegalAction(
                 "below the least price for a train",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1813",
+                at="rulespecs/lib/18xx.rules:1834",
             )
-        # at rulespecs/lib/18xx.rules:1814
+        # at rulespecs/lib/18xx.rules:1835
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1814",
+                at="rulespecs/lib/18xx.rules:1835",
             )
-        # at rulespecs/lib/18xx.rules:1815
+        # at rulespecs/lib/18xx.rules:1836
         g.transfer(v_price, v_corporation, v_seller)
-        # at rulespecs/lib/18xx.rules:1816
+        # at rulespecs/lib/18xx.rules:1837
         g.move(v_train, v_seller, v_corporation)
-        # at rulespecs/lib/18xx.rules:1817
+        # at rulespecs/lib/18xx.rules:1838
         g.b_train_bought(v_corporation, v_train, False)
 
 
 def r_trade_in(g, v_corporation, v_train, v_price, v_exchange):
     """A train traded in for one the bank sells, at the discount the new train gives it (supplement from \"18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)\")"""
-    # at rulespecs/lib/18xx.rules:1852
+    # at rulespecs/lib/18xx.rules:1873
     if not ((g.b_holder_of(v_train) == g.name("depot")) and (v_train in g.b_available_trains())):
         raise IllegalAction(
             "a train is traded in only for one the bank sells now",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1852",
+            at="rulespecs/lib/18xx.rules:1873",
         )
-    # at rulespecs/lib/18xx.rules:1853
+    # at rulespecs/lib/18xx.rules:1874
     if not (g.b_holder_of(v_exchange) == v_corporation):
         raise IllegalAction(
             "the corporation trades in only a train it owns",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1853",
+            at="rulespecs/lib/18xx.rules:1874",
         )
-    # at rulespecs/lib/18xx.rules:1854
+    # at rulespecs/lib/18xx.rules:1875
     v_discount = r_trade_in_discount(g, v_train, v_exchange)
-    # at rulespecs/lib/18xx.rules:1855
+    # at rulespecs/lib/18xx.rules:1876
     if not (v_discount > 0):
         raise IllegalAction(
             "the new train takes no train of that type in trade",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1855",
+            at="rulespecs/lib/18xx.rules:1876",
         )
-    # at rulespecs/lib/18xx.rules:1856
+    # at rulespecs/lib/18xx.rules:1877
     if not (g.state_amount("bank_buys_this_turn") < g.param("bank_trains_per_turn")):
         raise IllegalAction(
             "no more trains from the bank this turn",
             rule="§11.7",
-            at="rulespecs/lib/18xx.rules:1856",
+            at="rulespecs/lib/18xx.rules:1877",
         )
-    # at rulespecs/lib/18xx.rules:1857
+    # at rulespecs/lib/18xx.rules:1878
     if not (v_price == (g.attr(v_train, "price") - v_discount)):
         raise IllegalAction(
             "a trade-in pays the printed price less the discount",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1857",
+            at="rulespecs/lib/18xx.rules:1878",
         )
-    # at rulespecs/lib/18xx.rules:1858
+    # at rulespecs/lib/18xx.rules:1879
     if not (g.b_cash(v_corporation) >= v_price):
         raise IllegalAction(
             "the corporation cannot pay for the train",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1858",
+            at="rulespecs/lib/18xx.rules:1879",
         )
-    # at rulespecs/lib/18xx.rules:1859
+    # at rulespecs/lib/18xx.rules:1880
     g.move(v_exchange, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1860
+    # at rulespecs/lib/18xx.rules:1881
     g.transfer(v_price, v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1861
+    # at rulespecs/lib/18xx.rules:1882
     g.move(v_train, g.name("depot"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1862
+    # at rulespecs/lib/18xx.rules:1883
     g.b_train_bought(v_corporation, v_train, True)
 
 
 def a_discard_train(g, v_corporation, v_train):
     """Discard a train over the train limit (§12.2, §12.6)"""
-    # at rulespecs/lib/18xx.rules:1866
+    # at rulespecs/lib/18xx.rules:1887
     if not (r_pending_decision(g, v_corporation, "discard_train")):
         raise IllegalAction(
             "only a corporation over the train limit discards",
             rule="§12.2, §12.6",
-            at="rulespecs/lib/18xx.rules:1866",
+            at="rulespecs/lib/18xx.rules:1887",
         )
-    # at rulespecs/lib/18xx.rules:1867
+    # at rulespecs/lib/18xx.rules:1888
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
             "the corporation does not own that train",
             rule="§12.2, §12.6",
-            at="rulespecs/lib/18xx.rules:1867",
+            at="rulespecs/lib/18xx.rules:1888",
         )
-    # at rulespecs/lib/18xx.rules:1868
+    # at rulespecs/lib/18xx.rules:1889
     g.move(v_train, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1869
+    # at rulespecs/lib/18xx.rules:1890
     if r_limit_trains(g, v_corporation) <= r_train_limit(g, v_corporation):
-        # at rulespecs/lib/18xx.rules:1870
+        # at rulespecs/lib/18xx.rules:1891
         r_resolve_decision(g, v_corporation, "discard_train")
 
 
@@ -1740,15 +1740,15 @@ def q_corporation_buy_company(g, v_corporation):
 
 def q_place_token(g, v_corporation):
     """The opening guards of place_token that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1674
+    # at rulespecs/lib/18xx.rules:1695
     if not (r_in_step(g, v_corporation, "place_token")):
         return "a station token is placed after laying track"
-    # at rulespecs/lib/18xx.rules:1675
+    # at rulespecs/lib/18xx.rules:1696
     if not (r_tokens_left(g, v_corporation) > 0):
         return "the corporation has no station token left"
-    # at rulespecs/lib/18xx.rules:1677
+    # at rulespecs/lib/18xx.rules:1698
     v_cost = r_next_token_cost(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:1678
+    # at rulespecs/lib/18xx.rules:1699
     if not (g.b_cash(v_corporation) >= v_cost):
         return "not enough cash for the token"
 
@@ -1897,7 +1897,7 @@ def qb2_corporation_buy_company(g, v_corporation, v_company):
 
 def qt_place_token(g, v_corporation):
     """The opening guards of place_token that read only the round, the step, the operating company and the decisions owed (the listing step probe)"""
-    # at rulespecs/lib/18xx.rules:1674
+    # at rulespecs/lib/18xx.rules:1695
     if not (r_in_step(g, v_corporation, "place_token")):
         return "a station token is placed after laying track"
 

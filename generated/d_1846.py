@@ -13,14 +13,14 @@ SOURCES = {
     "rulespecs/1846-18xx-games.rules": "dd19e73e8a240dfc",
     "rulespecs/1846-two-player.rules": "b0a94a765163a34f",
     "rulespecs/1846.rules": "7bd5f5a5cc059eb1",
-    "rulespecs/lib/18xx.rules": "8b17dd9e8d1fd179",
+    "rulespecs/lib/18xx.rules": "b15426022fedb42e",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "8b17dd9e8d1fd179",
+        "rulespecs/lib/18xx.rules": "b15426022fedb42e",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -417,21 +417,21 @@ RULES = _LIBRARY.rules(
         'at action bankrupt': 'rulespecs/1846.rules:1472',
         'at action bid': 'rulespecs/lib/18xx.rules:1402',
         'at action buy_shares': 'rulespecs/lib/18xx.rules:1487',
-        'at action buy_train': 'rulespecs/lib/18xx.rules:1789',
+        'at action buy_train': 'rulespecs/lib/18xx.rules:1810',
         'at action company_lay_tile': 'rulespecs/1846.rules:1529',
         'at action company_place_token': 'rulespecs/1846.rules:1539',
         'at action contribute': 'rulespecs/1846.rules:1460',
         'at action corporation_buy_company': 'rulespecs/1846.rules:1278',
         'at action corporation_buy_shares': 'rulespecs/1846.rules:1441',
         'at action corporation_sell_shares': 'rulespecs/1846.rules:1371',
-        'at action discard_train': 'rulespecs/lib/18xx.rules:1865',
-        'at action dividend': 'rulespecs/lib/18xx.rules:1711',
-        'at action end_game': 'rulespecs/lib/18xx.rules:2003',
+        'at action discard_train': 'rulespecs/lib/18xx.rules:1886',
+        'at action dividend': 'rulespecs/lib/18xx.rules:1732',
+        'at action end_game': 'rulespecs/lib/18xx.rules:2024',
         'at action lay_tile': 'rulespecs/lib/18xx.rules:1630',
         'at action par': 'rulespecs/lib/18xx.rules:1425',
         'at action pass': 'rulespecs/1846.rules:1260',
         'at action place_token': 'rulespecs/1846.rules:1549',
-        'at action run_routes': 'rulespecs/lib/18xx.rules:1694',
+        'at action run_routes': 'rulespecs/lib/18xx.rules:1715',
         'at action sell_shares': 'rulespecs/lib/18xx.rules:1533',
         'bankruptcy player_bankrupt': '§"Bankruptcy"',
         'cite action bid': '§"Private Company Draft"',
@@ -1372,7 +1372,7 @@ def a_place_token(g, v_corporation, v_city):
     # at rulespecs/1846.rules:1553
     v_spot = g.b_check_token(v_corporation, v_city)
     # at rulespecs/1846.rules:1554
-    v_cost = g.b_token_cost(v_corporation, v_spot)
+    v_cost = r_token_cost(g, v_corporation, v_spot)
     # at rulespecs/1846.rules:1555
     if not (g.b_cash(v_corporation) >= v_cost):
         raise IllegalAction(
@@ -1415,14 +1415,14 @@ def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
 
 def a_buy_train(g, v_corporation, v_train, v_price, v_exchange):
     """Buy a train (§\"Buying Trains\")"""
-    # at rulespecs/lib/18xx.rules:1790
+    # at rulespecs/lib/18xx.rules:1811
     if not (r_in_step(g, v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought at the end of the turn",
             rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:1790",
+            at="rulespecs/lib/18xx.rules:1811",
         )
-    # at rulespecs/lib/18xx.rules:1791
+    # at rulespecs/lib/18xx.rules:1812
     if not (
         (v_exchange != None)
         or ((r_limit_trains(g, v_corporation) + 1) <= r_train_limit(g, v_corporation))
@@ -1430,123 +1430,123 @@ def a_buy_train(g, v_corporation, v_train, v_price, v_exchange):
         raise IllegalAction(
             "the train limit would be exceeded",
             rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:1791",
+            at="rulespecs/lib/18xx.rules:1812",
         )
-    # at rulespecs/lib/18xx.rules:1792
+    # at rulespecs/lib/18xx.rules:1813
     v_seller = g.b_holder_of(v_train)
-    # at rulespecs/lib/18xx.rules:1793
+    # at rulespecs/lib/18xx.rules:1814
     if v_exchange != None:
-        # at rulespecs/lib/18xx.rules:1794
+        # at rulespecs/lib/18xx.rules:1815
         r_trade_in(g, v_corporation, v_train, v_price, v_exchange)
     elif v_seller == g.name("depot"):
-        # at rulespecs/lib/18xx.rules:1796
+        # at rulespecs/lib/18xx.rules:1817
         if not (v_train in g.b_available_trains()):
             raise IllegalAction(
                 "the bank sells trains in order",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1796",
+                at="rulespecs/lib/18xx.rules:1817",
             )
-        # at rulespecs/lib/18xx.rules:1797
+        # at rulespecs/lib/18xx.rules:1818
         if not (g.state_amount("bank_buys_this_turn") < g.param("bank_trains_per_turn")):
             raise IllegalAction(
                 "no more trains from the bank this turn",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1797",
+                at="rulespecs/lib/18xx.rules:1818",
             )
-        # at rulespecs/lib/18xx.rules:1798
+        # at rulespecs/lib/18xx.rules:1819
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the bank sells at the printed price",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1798",
+                at="rulespecs/lib/18xx.rules:1819",
             )
-        # at rulespecs/lib/18xx.rules:1799
+        # at rulespecs/lib/18xx.rules:1820
         r_forced_purchase_help(g, v_corporation, v_price)
-        # at rulespecs/lib/18xx.rules:1800
+        # at rulespecs/lib/18xx.rules:1821
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1800",
+                at="rulespecs/lib/18xx.rules:1821",
             )
-        # at rulespecs/lib/18xx.rules:1801
+        # at rulespecs/lib/18xx.rules:1822
         g.transfer(v_price, v_corporation, g.name("bank"))
-        # at rulespecs/lib/18xx.rules:1802
+        # at rulespecs/lib/18xx.rules:1823
         g.move(v_train, g.name("depot"), v_corporation)
-        # at rulespecs/lib/18xx.rules:1803
+        # at rulespecs/lib/18xx.rules:1824
         g.b_train_bought(v_corporation, v_train, True)
     elif v_seller == g.name("pool"):
-        # at rulespecs/lib/18xx.rules:1805
+        # at rulespecs/lib/18xx.rules:1826
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the bank pool sells trains at the printed price",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1805",
+                at="rulespecs/lib/18xx.rules:1826",
             )
-        # at rulespecs/lib/18xx.rules:1806
+        # at rulespecs/lib/18xx.rules:1827
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1806",
+                at="rulespecs/lib/18xx.rules:1827",
             )
-        # at rulespecs/lib/18xx.rules:1807
+        # at rulespecs/lib/18xx.rules:1828
         g.transfer(v_price, v_corporation, g.name("bank"))
-        # at rulespecs/lib/18xx.rules:1808
+        # at rulespecs/lib/18xx.rules:1829
         g.move(v_train, g.name("pool"), v_corporation)
-        # at rulespecs/lib/18xx.rules:1809
+        # at rulespecs/lib/18xx.rules:1830
         g.b_train_bought(v_corporation, v_train, False)
     else:
-        # at rulespecs/lib/18xx.rules:1811
+        # at rulespecs/lib/18xx.rules:1832
         if not (g.among("corporations", v_seller) and (v_seller != v_corporation)):
             raise IllegalAction(
                 "trains are bought from the bank or another corporation",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1811",
+                at="rulespecs/lib/18xx.rules:1832",
             )
-        # at rulespecs/lib/18xx.rules:1812
+        # at rulespecs/lib/18xx.rules:1833
         if not (r_may_buy_train_from(g, v_corporation, v_seller)):
             raise IllegalAction(
                 "the corporation may not buy a train from another corporation now",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1812",
+                at="rulespecs/lib/18xx.rules:1833",
             )
-        # at rulespecs/lib/18xx.rules:1813
+        # at rulespecs/lib/18xx.rules:1834
         if not (v_price >= g.param("min_train_price")):
             raise IllegalAction(
                 "below the least price for a train",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1813",
+                at="rulespecs/lib/18xx.rules:1834",
             )
-        # at rulespecs/lib/18xx.rules:1814
+        # at rulespecs/lib/18xx.rules:1835
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1814",
+                at="rulespecs/lib/18xx.rules:1835",
             )
-        # at rulespecs/lib/18xx.rules:1815
+        # at rulespecs/lib/18xx.rules:1836
         g.transfer(v_price, v_corporation, v_seller)
-        # at rulespecs/lib/18xx.rules:1816
+        # at rulespecs/lib/18xx.rules:1837
         g.move(v_train, v_seller, v_corporation)
-        # at rulespecs/lib/18xx.rules:1817
+        # at rulespecs/lib/18xx.rules:1838
         g.b_train_bought(v_corporation, v_train, False)
 
 
 def r_exchange_for_share(g, v_company, v_cert):
     """A private exchanged for a certificate of a corporation, from its IPO or the bank pool (supplement from \"18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)\")"""
-    # at rulespecs/lib/18xx.rules:1829
+    # at rulespecs/lib/18xx.rules:1850
     v_player = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:1830
+    # at rulespecs/lib/18xx.rules:1851
     v_corporation = g.attr(v_cert, "corporation")
-    # at rulespecs/lib/18xx.rules:1831
+    # at rulespecs/lib/18xx.rules:1852
     if not (g.among("players", v_player)):
         raise IllegalAction(
             "only a player exchanges a private for a share",
             rule='§"Setup"',
-            at="rulespecs/lib/18xx.rules:1831",
+            at="rulespecs/lib/18xx.rules:1852",
         )
-    # at rulespecs/lib/18xx.rules:1832
+    # at rulespecs/lib/18xx.rules:1853
     if not (
         (g.b_holder_of(v_cert) == g.name("pool"))
         or (g.b_holder_of(v_cert) == r_ipo_of(g, v_corporation))
@@ -1554,23 +1554,23 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the share comes from the corporation's IPO or the bank pool",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1832",
+            at="rulespecs/lib/18xx.rules:1853",
         )
-    # at rulespecs/lib/18xx.rules:1834
+    # at rulespecs/lib/18xx.rules:1855
     if not (r_started(g, v_corporation)):
         raise IllegalAction(
             "a share of a corporation that has started",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1834",
+            at="rulespecs/lib/18xx.rules:1855",
         )
-    # at rulespecs/lib/18xx.rules:1835
+    # at rulespecs/lib/18xx.rules:1856
     if not (r_private_on_sale(g) == None):
         raise IllegalAction(
             "no share changes hands while the privates are on sale",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1835",
+            at="rulespecs/lib/18xx.rules:1856",
         )
-    # at rulespecs/lib/18xx.rules:1836
+    # at rulespecs/lib/18xx.rules:1857
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -1581,15 +1581,15 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the holding cap would be exceeded",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1836",
+            at="rulespecs/lib/18xx.rules:1857",
         )
-    # at rulespecs/lib/18xx.rules:1838
+    # at rulespecs/lib/18xx.rules:1859
     g.move(v_cert, g.b_holder_of(v_cert), v_player)
-    # at rulespecs/lib/18xx.rules:1839
+    # at rulespecs/lib/18xx.rules:1860
     r_close_private(g, v_company)
-    # at rulespecs/lib/18xx.rules:1840
+    # at rulespecs/lib/18xx.rules:1861
     g.b_check_float(v_corporation)
-    # at rulespecs/lib/18xx.rules:1841
+    # at rulespecs/lib/18xx.rules:1862
     g.b_check_president(v_corporation)
 
 
@@ -1604,14 +1604,14 @@ def r_may_buy_train_from(g, v_corporation, v_seller):
 
 def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
     """What limits a president's sale to pay for a train: the title's emergency_ properties (§\"Emergency Money Raising\")"""
-    # at rulespecs/lib/18xx.rules:1882
+    # at rulespecs/lib/18xx.rules:1903
     if not (g.param("emergency_president_sells")):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1882",
+            at="rulespecs/lib/18xx.rules:1903",
         )
-    # at rulespecs/lib/18xx.rules:1884
+    # at rulespecs/lib/18xx.rules:1905
     if not (
         (
             (
@@ -1652,9 +1652,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule='§"Emergency Money Raising", §"Setup", §"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:1884",
+            at="rulespecs/lib/18xx.rules:1905",
         )
-    # at rulespecs/lib/18xx.rules:1890
+    # at rulespecs/lib/18xx.rules:1911
     if not (
         (g.param("emergency_sale_minimum") == None)
         or (
@@ -1665,9 +1665,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1890",
+            at="rulespecs/lib/18xx.rules:1911",
         )
-    # at rulespecs/lib/18xx.rules:1892
+    # at rulespecs/lib/18xx.rules:1913
     r_emergency_sale_noted(g, v_player, v_corporation)
 
 
@@ -2294,7 +2294,7 @@ def q2_place_token(g, v_corporation, v_city):
     # at rulespecs/1846.rules:1553
     v_spot = g.b_check_token(v_corporation, v_city)
     # at rulespecs/1846.rules:1554
-    v_cost = g.b_token_cost(v_corporation, v_spot)
+    v_cost = r_token_cost(g, v_corporation, v_spot)
     # at rulespecs/1846.rules:1555
     if not (g.b_cash(v_corporation) >= v_cost):
         return "not enough cash for the token"
@@ -2349,17 +2349,17 @@ def qr_company_place_token(g):
 
 def t_end_stock_round(g, *_rest):
     """At the end of a stock round, sold-out corporations rise"""
-    # at rulespecs/lib/18xx.rules:2139
+    # at rulespecs/lib/18xx.rules:2160
     for v_c in g.b_market_order():
-        # at rulespecs/lib/18xx.rules:2140
+        # at rulespecs/lib/18xx.rules:2161
         if g.param("sold_out_rise") and r_sold_out(g, v_c):
-            # at rulespecs/lib/18xx.rules:2141
+            # at rulespecs/lib/18xx.rules:2162
             r_market_move(g, v_c, "up")
-        # at rulespecs/lib/18xx.rules:2143
+        # at rulespecs/lib/18xx.rules:2164
         if (g.param("pool_drop_at_round_end") and (not r_closed(g, v_c))) and (
             r_pool_percent(g, v_c) > 0
         ):
-            # at rulespecs/lib/18xx.rules:2144
+            # at rulespecs/lib/18xx.rules:2165
             r_market_move(g, v_c, "down")
 
 

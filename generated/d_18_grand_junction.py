@@ -12,14 +12,14 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18-grand-junction.rules": "596ad41cae320295",
     "rulespecs/1846.rules": "7bd5f5a5cc059eb1",
-    "rulespecs/lib/18xx.rules": "8b17dd9e8d1fd179",
+    "rulespecs/lib/18xx.rules": "b15426022fedb42e",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "8b17dd9e8d1fd179",
+        "rulespecs/lib/18xx.rules": "b15426022fedb42e",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -381,14 +381,14 @@ RULES = _LIBRARY.rules(
         'at action corporation_assign': 'rulespecs/18-grand-junction.rules:939',
         'at action corporation_buy_shares': 'rulespecs/18-grand-junction.rules:964',
         'at action corporation_sell_shares': 'rulespecs/18-grand-junction.rules:999',
-        'at action discard_train': 'rulespecs/lib/18xx.rules:1865',
-        'at action dividend': 'rulespecs/lib/18xx.rules:1711',
-        'at action end_game': 'rulespecs/lib/18xx.rules:2003',
+        'at action discard_train': 'rulespecs/lib/18xx.rules:1886',
+        'at action dividend': 'rulespecs/lib/18xx.rules:1732',
+        'at action end_game': 'rulespecs/lib/18xx.rules:2024',
         'at action lay_tile': 'rulespecs/18-grand-junction.rules:502',
         'at action par': 'rulespecs/18-grand-junction.rules:457',
         'at action pass': 'rulespecs/1846.rules:1260',
         'at action place_token': 'rulespecs/18-grand-junction.rules:483',
-        'at action run_routes': 'rulespecs/lib/18xx.rules:1694',
+        'at action run_routes': 'rulespecs/lib/18xx.rules:1715',
         'at action select_president': 'rulespecs/18-grand-junction.rules:792',
         'at action sell_shares': 'rulespecs/lib/18xx.rules:1533',
         'at action top_up_revenue': 'rulespecs/18-grand-junction.rules:872',
@@ -981,7 +981,7 @@ def a_place_token(g, v_corporation, v_city):
         # at rulespecs/18-grand-junction.rules:493
         v_spot = g.b_check_token(v_corporation, v_city)
         # at rulespecs/18-grand-junction.rules:494
-        v_cost = g.b_token_cost(v_corporation, v_spot)
+        v_cost = r_token_cost(g, v_corporation, v_spot)
         # at rulespecs/18-grand-junction.rules:495
         if not (g.b_cash(v_corporation) >= v_cost):
             raise IllegalAction(
@@ -1059,48 +1059,48 @@ def r_emergency_sale_noted(g, v_player, v_corporation):
 
 def r_close_corporation(g, v_corporation):
     """close_corporation(C): C closes: its certificates leave the game, its cash goes to the bank, its trains leave the game, its privates close, its stations leave the map (but those a take-over's owner still chooses among, which leave when the choice is over) (library '18xx' procedure close_corporation)"""
-    # at rulespecs/lib/18xx.rules:2345
+    # at rulespecs/lib/18xx.rules:2366
     g.set_attr(v_corporation, "closed", True)
-    # at rulespecs/lib/18xx.rules:2346
+    # at rulespecs/lib/18xx.rules:2367
     if g.param("held_shares_on_close") == "pool":
-        # at rulespecs/lib/18xx.rules:2348
+        # at rulespecs/lib/18xx.rules:2369
         for v_c in g.name("corporations"):
-            # at rulespecs/lib/18xx.rules:2349
+            # at rulespecs/lib/18xx.rules:2370
             if v_c != v_corporation:
-                # at rulespecs/lib/18xx.rules:2350
+                # at rulespecs/lib/18xx.rules:2371
                 for v_x in g.attr(v_c, "certificates"):
-                    # at rulespecs/lib/18xx.rules:2351
+                    # at rulespecs/lib/18xx.rules:2372
                     if g.b_holder_of(v_x) == v_corporation:
-                        # at rulespecs/lib/18xx.rules:2352
+                        # at rulespecs/lib/18xx.rules:2373
                         g.move(v_x, v_corporation, g.name("pool"))
     elif g.param("held_shares_on_close") == "kept":
         pass
     else:
-        # at rulespecs/lib/18xx.rules:2346
+        # at rulespecs/lib/18xx.rules:2367
         raise IllegalAction(
             "no case of this match holds the value of `held_shares_on_close`",
             rule="library '18xx' procedure close_corporation",
-            at="rulespecs/lib/18xx.rules:2346",
+            at="rulespecs/lib/18xx.rules:2367",
         )
-    # at rulespecs/lib/18xx.rules:2361
+    # at rulespecs/lib/18xx.rules:2382
     for v_x in g.attr(v_corporation, "certificates"):
-        # at rulespecs/lib/18xx.rules:2362
+        # at rulespecs/lib/18xx.rules:2383
         if g.b_holder_of(v_x) != g.name("scrap"):
-            # at rulespecs/lib/18xx.rules:2363
+            # at rulespecs/lib/18xx.rules:2384
             g.move(v_x, g.b_holder_of(v_x), g.name("scrap"))
-    # at rulespecs/lib/18xx.rules:2366
+    # at rulespecs/lib/18xx.rules:2387
     g.transfer(g.b_cash(v_corporation), v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:2367
+    # at rulespecs/lib/18xx.rules:2388
     for v_t in g.b_trains(v_corporation):
-        # at rulespecs/lib/18xx.rules:2368
+        # at rulespecs/lib/18xx.rules:2389
         g.move(v_t, v_corporation, g.name("scrap"))
-    # at rulespecs/lib/18xx.rules:2370
+    # at rulespecs/lib/18xx.rules:2391
     for v_x in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:2371
+        # at rulespecs/lib/18xx.rules:2392
         if g.b_holder_of(v_x) == v_corporation:
-            # at rulespecs/lib/18xx.rules:2372
+            # at rulespecs/lib/18xx.rules:2393
             g.set_attr(v_x, "closed", True)
-    # at rulespecs/lib/18xx.rules:2375
+    # at rulespecs/lib/18xx.rules:2396
     if not any(
         g.list_contains(
             "station_swaps",
@@ -1111,18 +1111,18 @@ def r_close_corporation(g, v_corporation):
         )
         for v_c in g.name("corporations")
     ):
-        # at rulespecs/lib/18xx.rules:2376
+        # at rulespecs/lib/18xx.rules:2397
         r_remove_stations(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:2378
+    # at rulespecs/lib/18xx.rules:2399
     g.emit("corporation_closed", v_corporation)
-    # at rulespecs/lib/18xx.rules:2379
+    # at rulespecs/lib/18xx.rules:2400
     if "all_closed" in g.param("game_end"):
-        # at rulespecs/lib/18xx.rules:2380
+        # at rulespecs/lib/18xx.rules:2401
         if (
             any(r_started(g, v_c) for v_c in g.name("corporations"))
             and all(((not r_started(g, v_c)) or r_closed(g, v_c)) for v_c in g.name("corporations"))
         ) and all((r_closed(g, v_c) or (not g.b_available(v_c))) for v_c in g.name("corporations")):
-            # at rulespecs/lib/18xx.rules:2382
+            # at rulespecs/lib/18xx.rules:2403
             g.b_end_game_now("all_closed")
 
 
@@ -2263,17 +2263,17 @@ def qr_corporation_assign(g):
 
 def t_end_stock_round(g, *_rest):
     """At the end of a stock round, sold-out corporations rise"""
-    # at rulespecs/lib/18xx.rules:2139
+    # at rulespecs/lib/18xx.rules:2160
     for v_c in g.b_market_order():
-        # at rulespecs/lib/18xx.rules:2140
+        # at rulespecs/lib/18xx.rules:2161
         if g.param("sold_out_rise") and r_sold_out(g, v_c):
-            # at rulespecs/lib/18xx.rules:2141
+            # at rulespecs/lib/18xx.rules:2162
             r_market_move(g, v_c, "up")
-        # at rulespecs/lib/18xx.rules:2143
+        # at rulespecs/lib/18xx.rules:2164
         if (g.param("pool_drop_at_round_end") and (not r_closed(g, v_c))) and (
             r_pool_percent(g, v_c) > 0
         ):
-            # at rulespecs/lib/18xx.rules:2144
+            # at rulespecs/lib/18xx.rules:2165
             r_market_move(g, v_c, "down")
 
 

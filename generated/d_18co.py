@@ -12,14 +12,14 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
     "rulespecs/18co.rules": "1c93a8eb517bb0a5",
-    "rulespecs/lib/18xx.rules": "8b17dd9e8d1fd179",
+    "rulespecs/lib/18xx.rules": "b15426022fedb42e",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "8b17dd9e8d1fd179",
+        "rulespecs/lib/18xx.rules": "b15426022fedb42e",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -653,14 +653,14 @@ RULES = _LIBRARY.rules(
         'at action corporation_buy_shares': 'rulespecs/18co.rules:2439',
         'at action discard_train': 'rulespecs/18co.rules:2276',
         'at action dividend': 'rulespecs/18co.rules:2312',
-        'at action end_game': 'rulespecs/lib/18xx.rules:2003',
+        'at action end_game': 'rulespecs/lib/18xx.rules:2024',
         'at action lay_tile': 'rulespecs/lib/18xx.rules:1630',
         'at action move_bid': 'rulespecs/18co.rules:2053',
         'at action par': 'rulespecs/lib/18xx.rules:1425',
         'at action pass': 'rulespecs/lib/18xx.rules:1606',
         'at action place_token': 'rulespecs/18co.rules:2291',
         'at action remove_token': 'rulespecs/18co.rules:2147',
-        'at action run_routes': 'rulespecs/lib/18xx.rules:1694',
+        'at action run_routes': 'rulespecs/lib/18xx.rules:1715',
         'at action sell_shares': 'rulespecs/18co.rules:2069',
         'at action special_buy_shares': 'rulespecs/18co.rules:527',
         'cite action buy_shares': '§4.2, §4.2.1, §4.2.4',
@@ -1879,16 +1879,16 @@ def a_place_token(g, v_corporation, v_city):
 
 def a_run_routes(g, v_corporation, v_routes):
     """Run trains (§5.8, §5.2.6)"""
-    # at rulespecs/lib/18xx.rules:1695
+    # at rulespecs/lib/18xx.rules:1716
     if not (r_in_step(g, v_corporation, "run_routes")):
         raise IllegalAction(
             "trains run after track and tokens",
             rule="§5.8, §5.2.6",
-            at="rulespecs/lib/18xx.rules:1695",
+            at="rulespecs/lib/18xx.rules:1716",
         )
-    # at rulespecs/lib/18xx.rules:1696
+    # at rulespecs/lib/18xx.rules:1717
     r_set_revenue(g, v_corporation, g.b_route_revenue(v_corporation, v_routes))
-    # at rulespecs/lib/18xx.rules:1697
+    # at rulespecs/lib/18xx.rules:1718
     r_end_step(g, v_corporation)
 
 
@@ -1944,13 +1944,13 @@ def a_dividend(g, v_corporation, v_kind):
 
 def r_pay_dividends(g, v_corporation, v_paid):
     """Pay each holding its share of the dividends (§5.9.3.1, §5.9.3.2)"""
-    # at rulespecs/lib/18xx.rules:1733
+    # at rulespecs/lib/18xx.rules:1754
     for v_c in g.attr(v_corporation, "certificates"):
-        # at rulespecs/lib/18xx.rules:1734
+        # at rulespecs/lib/18xx.rules:1755
         v_holder = g.b_holder_of(v_c)
-        # at rulespecs/lib/18xx.rules:1735
+        # at rulespecs/lib/18xx.rules:1756
         if r_opens_holding(g, v_c) and (v_holder != g.name("scrap")):
-            # at rulespecs/lib/18xx.rules:1736
+            # at rulespecs/lib/18xx.rules:1757
             g.transfer(
                 r_pay_per_share(g, v_corporation, v_holder, v_paid),
                 g.name("bank"),
@@ -2084,18 +2084,18 @@ def a_buy_train(g, v_corporation, v_train, v_price):
 
 def r_exchange_for_share(g, v_company, v_cert):
     """A private exchanged for a certificate of a corporation, from its IPO or the bank pool (supplement from \"18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)\")"""
-    # at rulespecs/lib/18xx.rules:1829
+    # at rulespecs/lib/18xx.rules:1850
     v_player = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:1830
+    # at rulespecs/lib/18xx.rules:1851
     v_corporation = g.attr(v_cert, "corporation")
-    # at rulespecs/lib/18xx.rules:1831
+    # at rulespecs/lib/18xx.rules:1852
     if not (g.among("players", v_player)):
         raise IllegalAction(
             "only a player exchanges a private for a share",
             rule="§1.3, §4.4.1",
-            at="rulespecs/lib/18xx.rules:1831",
+            at="rulespecs/lib/18xx.rules:1852",
         )
-    # at rulespecs/lib/18xx.rules:1832
+    # at rulespecs/lib/18xx.rules:1853
     if not (
         (g.b_holder_of(v_cert) == g.name("pool"))
         or (g.b_holder_of(v_cert) == r_ipo_of(g, v_corporation))
@@ -2103,23 +2103,23 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the share comes from the corporation's IPO or the bank pool",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1832",
+            at="rulespecs/lib/18xx.rules:1853",
         )
-    # at rulespecs/lib/18xx.rules:1834
+    # at rulespecs/lib/18xx.rules:1855
     if not (r_started(g, v_corporation)):
         raise IllegalAction(
             "a share of a corporation that has started",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1834",
+            at="rulespecs/lib/18xx.rules:1855",
         )
-    # at rulespecs/lib/18xx.rules:1835
+    # at rulespecs/lib/18xx.rules:1856
     if not (r_private_on_sale(g) == None):
         raise IllegalAction(
             "no share changes hands while the privates are on sale",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1835",
+            at="rulespecs/lib/18xx.rules:1856",
         )
-    # at rulespecs/lib/18xx.rules:1836
+    # at rulespecs/lib/18xx.rules:1857
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -2130,71 +2130,71 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the holding cap would be exceeded",
             rule="§4.2.5, §11.7",
-            at="rulespecs/lib/18xx.rules:1836",
+            at="rulespecs/lib/18xx.rules:1857",
         )
-    # at rulespecs/lib/18xx.rules:1838
+    # at rulespecs/lib/18xx.rules:1859
     g.move(v_cert, g.b_holder_of(v_cert), v_player)
-    # at rulespecs/lib/18xx.rules:1839
+    # at rulespecs/lib/18xx.rules:1860
     r_close_private(g, v_company)
-    # at rulespecs/lib/18xx.rules:1840
+    # at rulespecs/lib/18xx.rules:1861
     g.b_check_float(v_corporation)
-    # at rulespecs/lib/18xx.rules:1841
+    # at rulespecs/lib/18xx.rules:1862
     g.b_check_president(v_corporation)
 
 
 def r_trade_in(g, v_corporation, v_train, v_price, v_exchange):
     """A train traded in for one the bank sells, at the discount the new train gives it (supplement from \"18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)\")"""
-    # at rulespecs/lib/18xx.rules:1852
+    # at rulespecs/lib/18xx.rules:1873
     if not ((g.b_holder_of(v_train) == g.name("depot")) and (v_train in g.b_available_trains())):
         raise IllegalAction(
             "a train is traded in only for one the bank sells now",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1852",
+            at="rulespecs/lib/18xx.rules:1873",
         )
-    # at rulespecs/lib/18xx.rules:1853
+    # at rulespecs/lib/18xx.rules:1874
     if not (g.b_holder_of(v_exchange) == v_corporation):
         raise IllegalAction(
             "the corporation trades in only a train it owns",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1853",
+            at="rulespecs/lib/18xx.rules:1874",
         )
-    # at rulespecs/lib/18xx.rules:1854
+    # at rulespecs/lib/18xx.rules:1875
     v_discount = r_trade_in_discount(g, v_train, v_exchange)
-    # at rulespecs/lib/18xx.rules:1855
+    # at rulespecs/lib/18xx.rules:1876
     if not (v_discount > 0):
         raise IllegalAction(
             "the new train takes no train of that type in trade",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1855",
+            at="rulespecs/lib/18xx.rules:1876",
         )
-    # at rulespecs/lib/18xx.rules:1856
+    # at rulespecs/lib/18xx.rules:1877
     if not (g.state_amount("bank_buys_this_turn") < g.param("bank_trains_per_turn")):
         raise IllegalAction(
             "no more trains from the bank this turn",
             rule="§5.10.2",
-            at="rulespecs/lib/18xx.rules:1856",
+            at="rulespecs/lib/18xx.rules:1877",
         )
-    # at rulespecs/lib/18xx.rules:1857
+    # at rulespecs/lib/18xx.rules:1878
     if not (v_price == (g.attr(v_train, "price") - v_discount)):
         raise IllegalAction(
             "a trade-in pays the printed price less the discount",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1857",
+            at="rulespecs/lib/18xx.rules:1878",
         )
-    # at rulespecs/lib/18xx.rules:1858
+    # at rulespecs/lib/18xx.rules:1879
     if not (g.b_cash(v_corporation) >= v_price):
         raise IllegalAction(
             "the corporation cannot pay for the train",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1858",
+            at="rulespecs/lib/18xx.rules:1879",
         )
-    # at rulespecs/lib/18xx.rules:1859
+    # at rulespecs/lib/18xx.rules:1880
     g.move(v_exchange, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1860
+    # at rulespecs/lib/18xx.rules:1881
     g.transfer(v_price, v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1861
+    # at rulespecs/lib/18xx.rules:1882
     g.move(v_train, g.name("depot"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1862
+    # at rulespecs/lib/18xx.rules:1883
     g.b_train_bought(v_corporation, v_train, True)
 
 
@@ -2229,14 +2229,14 @@ def a_discard_train(g, v_corporation, v_train):
 
 def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
     """What limits a president's sale to pay for a train: the title's emergency_ properties (library '18xx' procedure emergency_sale_limits)"""
-    # at rulespecs/lib/18xx.rules:1882
+    # at rulespecs/lib/18xx.rules:1903
     if not (g.param("emergency_president_sells")):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule="§5.10.6.1",
-            at="rulespecs/lib/18xx.rules:1882",
+            at="rulespecs/lib/18xx.rules:1903",
         )
-    # at rulespecs/lib/18xx.rules:1884
+    # at rulespecs/lib/18xx.rules:1905
     if not (
         (
             (
@@ -2277,9 +2277,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule="§5.10.6.1, §1.3, §4.4.1, §4.5.1, §4.5.2",
-            at="rulespecs/lib/18xx.rules:1884",
+            at="rulespecs/lib/18xx.rules:1905",
         )
-    # at rulespecs/lib/18xx.rules:1890
+    # at rulespecs/lib/18xx.rules:1911
     if not (
         (g.param("emergency_sale_minimum") == None)
         or (
@@ -2290,9 +2290,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule="§5.10.6.1",
-            at="rulespecs/lib/18xx.rules:1890",
+            at="rulespecs/lib/18xx.rules:1911",
         )
-    # at rulespecs/lib/18xx.rules:1892
+    # at rulespecs/lib/18xx.rules:1913
     r_emergency_sale_noted(g, v_player, v_corporation)
 
 
@@ -2304,69 +2304,69 @@ def r_emergency_sale_noted(g, v_player, v_corporation):
 
 def r_take_over(g, v_owner, v_owned):
     """A corporation takes over another: its holdings sold or passed on, its treasury paid out, then it closes (library '18xx' procedure take_over)"""
-    # at rulespecs/lib/18xx.rules:2090
+    # at rulespecs/lib/18xx.rules:2111
     for v_other in g.name("corporations"):
-        # at rulespecs/lib/18xx.rules:2091
+        # at rulespecs/lib/18xx.rules:2112
         if (v_other != v_owner) and (v_other != v_owned):
-            # at rulespecs/lib/18xx.rules:2092
+            # at rulespecs/lib/18xx.rules:2113
             for v_c in r_held_certificates(g, v_owned, v_other):
-                # at rulespecs/lib/18xx.rules:2093
+                # at rulespecs/lib/18xx.rules:2114
                 g.transfer(
                     ((g.b_price(v_other) * g.attr(v_c, "percent")) // 10), g.name("bank"), v_owned
                 )
-                # at rulespecs/lib/18xx.rules:2094
+                # at rulespecs/lib/18xx.rules:2115
                 g.move(v_c, v_owned, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:2100
+    # at rulespecs/lib/18xx.rules:2121
     r_take_over_stations(g, v_owner, v_owned, g.param("takeover_token_swaps"))
-    # at rulespecs/lib/18xx.rules:2103
+    # at rulespecs/lib/18xx.rules:2124
     g.b_stack_charter(v_owner, v_owned, g.param("takeover_assets_usable_at_once"))
-    # at rulespecs/lib/18xx.rules:2104
+    # at rulespecs/lib/18xx.rules:2125
     g.state_put(
         "train_limit_bonus",
         (v_owner,),
         (g.state_amount("train_limit_bonus", v_owner) + g.param("takeover_train_limit_bonus")),
     )
-    # at rulespecs/lib/18xx.rules:2105
+    # at rulespecs/lib/18xx.rules:2126
     for v_t in g.b_trains(v_owned):
-        # at rulespecs/lib/18xx.rules:2106
+        # at rulespecs/lib/18xx.rules:2127
         g.move(v_t, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:2108
+    # at rulespecs/lib/18xx.rules:2129
     for v_c in r_held_certificates(g, v_owned, v_owner):
-        # at rulespecs/lib/18xx.rules:2109
+        # at rulespecs/lib/18xx.rules:2130
         g.move(v_c, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:2111
+    # at rulespecs/lib/18xx.rules:2132
     for v_company in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:2112
+        # at rulespecs/lib/18xx.rules:2133
         if (g.b_holder_of(v_company) == v_owned) and (not r_closed(g, v_company)):
-            # at rulespecs/lib/18xx.rules:2113
+            # at rulespecs/lib/18xx.rules:2134
             g.move(v_company, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:2118
+    # at rulespecs/lib/18xx.rules:2139
     v_payout = r_floor_to(g, g.b_cash(v_owned), g.param("takeover_payout_rounding"))
-    # at rulespecs/lib/18xx.rules:2119
+    # at rulespecs/lib/18xx.rules:2140
     for v_c in g.attr(v_owned, "certificates"):
-        # at rulespecs/lib/18xx.rules:2120
+        # at rulespecs/lib/18xx.rules:2141
         v_holder = g.b_holder_of(v_c)
-        # at rulespecs/lib/18xx.rules:2121
+        # at rulespecs/lib/18xx.rules:2142
         if (r_opens_holding(g, v_c) and (v_holder != v_owned)) and (v_holder != g.name("scrap")):
-            # at rulespecs/lib/18xx.rules:2122
+            # at rulespecs/lib/18xx.rules:2143
             g.transfer(
                 r_pay_per_share(g, v_owned, v_holder, v_payout),
                 v_owned,
                 (g.name("bank") if (v_holder == g.name("pool")) else v_holder),
             )
-    # at rulespecs/lib/18xx.rules:2125
+    # at rulespecs/lib/18xx.rules:2146
     g.transfer(g.b_cash(v_owned), v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:2126
+    # at rulespecs/lib/18xx.rules:2147
     r_close_corporation(g, v_owned)
-    # at rulespecs/lib/18xx.rules:2127
+    # at rulespecs/lib/18xx.rules:2148
     if r_len(g, g.b_trains(v_owner)) > r_train_limit(g, v_owner):
-        # at rulespecs/lib/18xx.rules:2128
+        # at rulespecs/lib/18xx.rules:2149
         r_require_decision(g, v_owner, "discard_train")
 
 
 def r_sold_out(g, v_corporation):
     """sold_out(C): every share of C is with the players (and other corporations, where sold_out_holders names them) (library '18xx' function sold_out)"""
-    # at rulespecs/lib/18xx.rules:2153
+    # at rulespecs/lib/18xx.rules:2174
     return (
         sum(g.b_percent(v_p, v_corporation) for v_p in g.name("players"))
         + (

@@ -10,7 +10,7 @@ from compiler.runtime.errors import IllegalAction
 # one component per line (not reformatted)
 # fmt: off
 SOURCES = {
-    'rulespecs/lib/18xx.rules': '8b17dd9e8d1fd179',
+    'rulespecs/lib/18xx.rules': 'b15426022fedb42e',
     'rulespecs/lib/tiles.rules': 'ef4c137225d3ff46',
 }
 
@@ -2846,9 +2846,60 @@ def r_last_token_cost(g, v_corporation):
     )
 
 
+def r_slot_abilities(g, v_corporation, v_spot):
+    """slot_abilities(C, spot): C's reserved_slot abilities for the spot's hex, in the rulespec's order (library '18xx' function slot_abilities)"""
+    # at rulespecs/lib/18xx.rules:1663
+    return [
+        v_a
+        for v_a in g.attr(v_corporation, "abilities")
+        if (
+            (g.attr(v_a, "effect") == "reserved_slot")
+            and (g.attr(v_a, "hex") == g.attr(v_spot, "hex"))
+        )
+    ]
+
+
+def r_kept_slot(g, v_corporation, v_spot):
+    """kept_slot(C, spot): the first of C's reserved_slot abilities for the spot's hex keeps the slot for C now at a price of its own: the reservation is C's, or the ability is `lasting`, and it gives a `price` (library '18xx' function kept_slot)"""
+    # at rulespecs/lib/18xx.rules:1666
+    return (
+        (r_len(g, r_slot_abilities(g, v_corporation, v_spot)) > 0)
+        and (
+            g.attr(v_spot, "reserved")
+            or g.attr(g.item(r_slot_abilities(g, v_corporation, v_spot), 0), "lasting")
+        )
+    ) and (g.attr(g.item(r_slot_abilities(g, v_corporation, v_spot), 0), "price") != None)
+
+
+def r_token_cost(g, v_corporation, v_spot):
+    """token_cost(C, spot): what C's station token in `spot` costs: nothing with a free_token use declared this turn; in a slot one of its abilities keeps for it (kept_slot), the ability's price, or its teleport_price where C has no route to it; else the price of its next token (library '18xx' function token_cost)"""
+    # at rulespecs/lib/18xx.rules:1670
+    return (
+        0
+        if (g.state_amount("declared_uses", v_corporation, "free_token") > 0)
+        else (
+            r_next_token_cost(g, v_corporation)
+            if (not r_kept_slot(g, v_corporation, v_spot))
+            else (
+                g.attr(g.item(r_slot_abilities(g, v_corporation, v_spot), 0), "teleport_price")
+                if (
+                    (
+                        g.attr(
+                            g.item(r_slot_abilities(g, v_corporation, v_spot), 0), "teleport_price"
+                        )
+                        != None
+                    )
+                    and (not g.attr(v_spot, "reached"))
+                )
+                else g.attr(g.item(r_slot_abilities(g, v_corporation, v_spot), 0), "price")
+            )
+        )
+    )
+
+
 def r_home_open(g, v_corporation):
     """home_open(C): C's home station stands on the map already or has somewhere to go now: its printed home's city, or, for a home chosen when the company floats, some city with an open slot for it (library '18xx' function home_open)"""
-    # at rulespecs/lib/18xx.rules:1661
+    # at rulespecs/lib/18xx.rules:1682
     return (g.attr(v_corporation, "tokens") > 0) or any(
         True for v_spot in g.b_home_spots(v_corporation)
     )
@@ -2856,22 +2907,22 @@ def r_home_open(g, v_corporation):
 
 def r_place_home_token(g, v_company):
     """place_home_token(C): C's first token, free, in its home station: its printed home's city (unless its station stands there already); a home chosen when it floats is a place_token decision C owes (library '18xx' procedure place_home_token)"""
-    # at rulespecs/lib/18xx.rules:1664
+    # at rulespecs/lib/18xx.rules:1685
     if g.attr(v_company, "home") == "chosen_on_float":
-        # at rulespecs/lib/18xx.rules:1665
+        # at rulespecs/lib/18xx.rules:1686
         r_require_decision(g, v_company, "place_token")
     else:
-        # at rulespecs/lib/18xx.rules:1667
+        # at rulespecs/lib/18xx.rules:1688
         for v_spot in g.b_home_spots(v_company):
-            # at rulespecs/lib/18xx.rules:1668
+            # at rulespecs/lib/18xx.rules:1689
             g.b_place_station(v_company, v_spot)
 
 
 def r_set_revenue(g, v_corporation, v_amount):
     """set_revenue(C, x): C's trains earned x in this run: its revenue; a declared longer_trains use of C is spent (library '18xx' procedure set_revenue)"""
-    # at rulespecs/lib/18xx.rules:1689
+    # at rulespecs/lib/18xx.rules:1710
     g.set_attr(v_corporation, "revenue", v_amount)
-    # at rulespecs/lib/18xx.rules:1690
+    # at rulespecs/lib/18xx.rules:1711
     g.state_put(
         "declared_uses",
         (
@@ -2880,60 +2931,60 @@ def r_set_revenue(g, v_corporation, v_amount):
         ),
         0,
     )
-    # at rulespecs/lib/18xx.rules:1691
+    # at rulespecs/lib/18xx.rules:1712
     g.state_put("total_revenue", (), (g.state_amount("total_revenue") + v_amount))
 
 
 def a_run_routes(g, v_corporation, v_routes):
     """Run trains (§\"Running Trains\")"""
-    # at rulespecs/lib/18xx.rules:1695
+    # at rulespecs/lib/18xx.rules:1716
     if not (r_in_step(g, v_corporation, "run_routes")):
         raise IllegalAction(
             "trains run after track and tokens",
             rule='§"Running Trains"',
-            at="rulespecs/lib/18xx.rules:1695",
+            at="rulespecs/lib/18xx.rules:1716",
         )
-    # at rulespecs/lib/18xx.rules:1696
+    # at rulespecs/lib/18xx.rules:1717
     r_set_revenue(g, v_corporation, g.b_route_revenue(v_corporation, v_routes))
-    # at rulespecs/lib/18xx.rules:1697
+    # at rulespecs/lib/18xx.rules:1718
     r_end_step(g, v_corporation)
 
 
 def a_dividend(g, v_corporation, v_kind):
     """Pay out, withhold or pay half (§\"Paying Dividends\")"""
-    # at rulespecs/lib/18xx.rules:1712
+    # at rulespecs/lib/18xx.rules:1733
     if not (r_in_step(g, v_corporation, "dividend")):
         raise IllegalAction(
             "revenue is disposed of after the trains run",
             rule='§"Paying Dividends"',
-            at="rulespecs/lib/18xx.rules:1712",
+            at="rulespecs/lib/18xx.rules:1733",
         )
-    # at rulespecs/lib/18xx.rules:1713
+    # at rulespecs/lib/18xx.rules:1734
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
             "the title does not allow that",
             rule='§"Paying Dividends"',
-            at="rulespecs/lib/18xx.rules:1713",
+            at="rulespecs/lib/18xx.rules:1734",
         )
-    # at rulespecs/lib/18xx.rules:1714
+    # at rulespecs/lib/18xx.rules:1735
     v_revenue = r_revenue(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:1715
+    # at rulespecs/lib/18xx.rules:1736
     v_paid = (
         v_revenue if (v_kind == "payout") else (r_half(g, v_revenue) if (v_kind == "half") else 0)
     )
-    # at rulespecs/lib/18xx.rules:1716
+    # at rulespecs/lib/18xx.rules:1737
     g.transfer((v_revenue - v_paid), g.name("bank"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1717
+    # at rulespecs/lib/18xx.rules:1738
     r_pay_dividends(g, v_corporation, v_paid)
-    # at rulespecs/lib/18xx.rules:1718
+    # at rulespecs/lib/18xx.rules:1739
     r_dividend_price_move(g, v_corporation, v_kind, v_paid)
-    # at rulespecs/lib/18xx.rules:1719
+    # at rulespecs/lib/18xx.rules:1740
     r_end_step(g, v_corporation)
 
 
 def r_half(g, v_revenue):
     """the shareholders' part of a half payout, by the title's half_pay_rounding (library '18xx' function half)"""
-    # at rulespecs/lib/18xx.rules:1725
+    # at rulespecs/lib/18xx.rules:1746
     return (
         r_min(g, v_revenue, (((v_revenue + 19) // 20) * 10))
         if (g.param("half_pay_rounding") == "shareholders_get_larger_ten")
@@ -2943,13 +2994,13 @@ def r_half(g, v_revenue):
 
 def r_pay_dividends(g, v_corporation, v_paid):
     """Pay each holding its share of the dividends (§\"Paying Dividends\")"""
-    # at rulespecs/lib/18xx.rules:1733
+    # at rulespecs/lib/18xx.rules:1754
     for v_c in g.attr(v_corporation, "certificates"):
-        # at rulespecs/lib/18xx.rules:1734
+        # at rulespecs/lib/18xx.rules:1755
         v_holder = g.b_holder_of(v_c)
-        # at rulespecs/lib/18xx.rules:1735
+        # at rulespecs/lib/18xx.rules:1756
         if r_opens_holding(g, v_c) and (v_holder != g.name("scrap")):
-            # at rulespecs/lib/18xx.rules:1736
+            # at rulespecs/lib/18xx.rules:1757
             g.transfer(
                 r_pay_per_share(g, v_corporation, v_holder, v_paid),
                 g.name("bank"),
@@ -2959,7 +3010,7 @@ def r_pay_dividends(g, v_corporation, v_paid):
 
 def r_dividend_payee(g, v_holder, v_corporation):
     """who receives the dividend of a holding: players themselves; the pool's and the treasury's shares as the title says; the IPO's (full or partial capitalisation) the bank keeps (library '18xx' function dividend_payee)"""
-    # at rulespecs/lib/18xx.rules:1746
+    # at rulespecs/lib/18xx.rules:1767
     return (
         g.name("bank")
         if (v_holder == g.name("initial_offering"))
@@ -2977,21 +3028,21 @@ def r_dividend_payee(g, v_holder, v_corporation):
 
 def r_move_train_marker(g, v_corporation):
     """move_train_marker(C): C bought a train from the bank that moves the train purchase marker: the marker goes beside C's round marker, unless the game's end has been called (it then stays put) (library '18xx' procedure move_train_marker)"""
-    # at rulespecs/lib/18xx.rules:1773
+    # at rulespecs/lib/18xx.rules:1794
     if not g.b_end_called():
-        # at rulespecs/lib/18xx.rules:1774
+        # at rulespecs/lib/18xx.rules:1795
         for v_c in g.name("corporations"):
-            # at rulespecs/lib/18xx.rules:1775
+            # at rulespecs/lib/18xx.rules:1796
             g.state_set("train_marker", (v_c,), (v_c == v_corporation))
-        # at rulespecs/lib/18xx.rules:1777
+        # at rulespecs/lib/18xx.rules:1798
         for v_m in g.name("minors"):
-            # at rulespecs/lib/18xx.rules:1778
+            # at rulespecs/lib/18xx.rules:1799
             g.state_set("train_marker", (v_m,), (v_m == v_corporation))
 
 
 def r_would_export(g, v_corporation):
     """would_export(C): C's turn ending now without a train from the bank would export the rest of the type the bank sells first (train_export: C holds the train purchase marker, its turn is not one resumed after a stock round, the game's end is not called, and that type may be exported) (library '18xx' function would_export)"""
-    # at rulespecs/lib/18xx.rules:1784
+    # at rulespecs/lib/18xx.rules:1805
     return (
         (
             (
@@ -3012,87 +3063,87 @@ def r_would_export(g, v_corporation):
 
 def r_trade_in(g, v_corporation, v_train, v_price, v_exchange):
     """A train traded in for one the bank sells, at the discount the new train gives it (supplement from \"18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)\")"""
-    # at rulespecs/lib/18xx.rules:1852
+    # at rulespecs/lib/18xx.rules:1873
     if not ((g.b_holder_of(v_train) == g.name("depot")) and (v_train in g.b_available_trains())):
         raise IllegalAction(
             "a train is traded in only for one the bank sells now",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1852",
+            at="rulespecs/lib/18xx.rules:1873",
         )
-    # at rulespecs/lib/18xx.rules:1853
+    # at rulespecs/lib/18xx.rules:1874
     if not (g.b_holder_of(v_exchange) == v_corporation):
         raise IllegalAction(
             "the corporation trades in only a train it owns",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1853",
+            at="rulespecs/lib/18xx.rules:1874",
         )
-    # at rulespecs/lib/18xx.rules:1854
+    # at rulespecs/lib/18xx.rules:1875
     v_discount = r_trade_in_discount(g, v_train, v_exchange)
-    # at rulespecs/lib/18xx.rules:1855
+    # at rulespecs/lib/18xx.rules:1876
     if not (v_discount > 0):
         raise IllegalAction(
             "the new train takes no train of that type in trade",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1855",
+            at="rulespecs/lib/18xx.rules:1876",
         )
-    # at rulespecs/lib/18xx.rules:1856
+    # at rulespecs/lib/18xx.rules:1877
     if not (g.state_amount("bank_buys_this_turn") < g.param("bank_trains_per_turn")):
         raise IllegalAction(
             "no more trains from the bank this turn",
             rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:1856",
+            at="rulespecs/lib/18xx.rules:1877",
         )
-    # at rulespecs/lib/18xx.rules:1857
+    # at rulespecs/lib/18xx.rules:1878
     if not (v_price == (g.attr(v_train, "price") - v_discount)):
         raise IllegalAction(
             "a trade-in pays the printed price less the discount",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1857",
+            at="rulespecs/lib/18xx.rules:1878",
         )
-    # at rulespecs/lib/18xx.rules:1858
+    # at rulespecs/lib/18xx.rules:1879
     if not (g.b_cash(v_corporation) >= v_price):
         raise IllegalAction(
             "the corporation cannot pay for the train",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1858",
+            at="rulespecs/lib/18xx.rules:1879",
         )
-    # at rulespecs/lib/18xx.rules:1859
+    # at rulespecs/lib/18xx.rules:1880
     g.move(v_exchange, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1860
+    # at rulespecs/lib/18xx.rules:1881
     g.transfer(v_price, v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1861
+    # at rulespecs/lib/18xx.rules:1882
     g.move(v_train, g.name("depot"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1862
+    # at rulespecs/lib/18xx.rules:1883
     g.b_train_bought(v_corporation, v_train, True)
 
 
 def a_discard_train(g, v_corporation, v_train):
     """Discard a train over the train limit (library '18xx' action discard_train)"""
-    # at rulespecs/lib/18xx.rules:1866
+    # at rulespecs/lib/18xx.rules:1887
     if not (r_pending_decision(g, v_corporation, "discard_train")):
         raise IllegalAction(
             "only a corporation over the train limit discards",
             rule="library '18xx' action discard_train",
-            at="rulespecs/lib/18xx.rules:1866",
+            at="rulespecs/lib/18xx.rules:1887",
         )
-    # at rulespecs/lib/18xx.rules:1867
+    # at rulespecs/lib/18xx.rules:1888
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
             "the corporation does not own that train",
             rule="library '18xx' action discard_train",
-            at="rulespecs/lib/18xx.rules:1867",
+            at="rulespecs/lib/18xx.rules:1888",
         )
-    # at rulespecs/lib/18xx.rules:1868
+    # at rulespecs/lib/18xx.rules:1889
     g.move(v_train, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1869
+    # at rulespecs/lib/18xx.rules:1890
     if r_limit_trains(g, v_corporation) <= r_train_limit(g, v_corporation):
-        # at rulespecs/lib/18xx.rules:1870
+        # at rulespecs/lib/18xx.rules:1891
         r_resolve_decision(g, v_corporation, "discard_train")
 
 
 def r_emergency_need(g, v_player):
     """what the president still lacks for the train: the price emergency_sale_minimum names, less his cash and the operating corporation's (library '18xx' function emergency_need)"""
-    # at rulespecs/lib/18xx.rules:1897
+    # at rulespecs/lib/18xx.rules:1918
     return (
         (
             r_dearest_train_price(g)
@@ -3109,7 +3160,7 @@ def r_forced_purchase_help(g, v_corporation, v_price):
 
 def r_forced_shortfall(g, v_corporation):
     """What the corporation still lacks for the cheapest train it must buy after forced_purchase_help, none here (0 where it need not buy one) (library '18xx' function forced_shortfall)"""
-    # at rulespecs/lib/18xx.rules:1913
+    # at rulespecs/lib/18xx.rules:1934
     return (
         r_max(g, 0, (r_cheapest_train_price(g) - g.b_cash(v_corporation)))
         if r_must_buy_train(g, v_corporation)
@@ -3119,71 +3170,71 @@ def r_forced_shortfall(g, v_corporation):
 
 def r_rust_trains(g, v_train_type):
     """rust_trains(T): every train of type T leaves the game (to the scrap heap), whoever holds it (library '18xx' procedure rust_trains)"""
-    # at rulespecs/lib/18xx.rules:1918
+    # at rulespecs/lib/18xx.rules:1939
     for v_t in g.name("all_trains"):
-        # at rulespecs/lib/18xx.rules:1919
+        # at rulespecs/lib/18xx.rules:1940
         if (g.attr(v_t, "name") == v_train_type) and (g.b_holder_of(v_t) != g.name("scrap")):
-            # at rulespecs/lib/18xx.rules:1920
+            # at rulespecs/lib/18xx.rules:1941
             g.move(v_t, g.b_holder_of(v_t), g.name("scrap"))
 
 
 def r_on_first_train(g, v_train):
     """The first train of a type: older trains become obsolete or rust, and the phase it begins starts (library '18xx' procedure on_first_train)"""
-    # at rulespecs/lib/18xx.rules:1931
+    # at rulespecs/lib/18xx.rules:1952
     for v_card in g.name("train_cards"):
-        # at rulespecs/lib/18xx.rules:1932
+        # at rulespecs/lib/18xx.rules:1953
         if g.attr(v_card, "obsolete_on") == g.attr(v_train, "name"):
-            # at rulespecs/lib/18xx.rules:1933
+            # at rulespecs/lib/18xx.rules:1954
             g.b_make_obsolete(g.attr(v_card, "key"))
-        # at rulespecs/lib/18xx.rules:1935
+        # at rulespecs/lib/18xx.rules:1956
         if g.attr(v_train, "name") in g.attr(v_card, "rusts_on"):
-            # at rulespecs/lib/18xx.rules:1936
+            # at rulespecs/lib/18xx.rules:1957
             r_rust_trains(g, g.attr(v_card, "key"))
-    # at rulespecs/lib/18xx.rules:1939
+    # at rulespecs/lib/18xx.rules:1960
     for v_p in g.name("phases"):
-        # at rulespecs/lib/18xx.rules:1940
+        # at rulespecs/lib/18xx.rules:1961
         if (g.attr(v_train, "name") in g.attr(v_p, "on_train")) and (
             not r_phase_at_least(g, g.attr(v_p, "key"))
         ):
-            # at rulespecs/lib/18xx.rules:1941
+            # at rulespecs/lib/18xx.rules:1962
             g.b_enter_phase(g.attr(v_p, "key"))
-    # at rulespecs/lib/18xx.rules:1944
+    # at rulespecs/lib/18xx.rules:1965
     g.emit("first_train", v_train)
 
 
 def r_take_presidency(g, v_corporation):
     """A holder with more than the president takes the presidency, giving shares worth the president's certificate (library '18xx' procedure take_presidency)"""
-    # at rulespecs/lib/18xx.rules:1955
+    # at rulespecs/lib/18xx.rules:1976
     for v_president in g.name("players"):
-        # at rulespecs/lib/18xx.rules:1956
+        # at rulespecs/lib/18xx.rules:1977
         if g.b_holder_of(r_president_certificate(g, v_corporation)) == v_president:
-            # at rulespecs/lib/18xx.rules:1957
+            # at rulespecs/lib/18xx.rules:1978
             r_hand_over_to_challenger(g, v_corporation, v_president, 0)
 
 
 def r_hand_over_to_challenger(g, v_corporation, v_president, v_sold):
     """The holder who takes the presidency from the president, were he to hold n percent less, takes it by the exchange (library '18xx' procedure hand_over_to_challenger)"""
-    # at rulespecs/lib/18xx.rules:1968
+    # at rulespecs/lib/18xx.rules:1989
     for v_holder in g.b_presidency_challengers(v_corporation, v_president, v_sold):
-        # at rulespecs/lib/18xx.rules:1969
+        # at rulespecs/lib/18xx.rules:1990
         r_exchange_presidency(g, v_corporation, v_president, v_holder)
 
 
 def r_exchange_presidency(g, v_corporation, v_president, v_challenger):
     """The challenger gives the president ordinary certificates worth the president's certificate and takes it (library '18xx' procedure exchange_presidency)"""
-    # at rulespecs/lib/18xx.rules:1975
+    # at rulespecs/lib/18xx.rules:1996
     for v_c in g.b_exchange_given(v_corporation, v_challenger):
-        # at rulespecs/lib/18xx.rules:1976
+        # at rulespecs/lib/18xx.rules:1997
         g.move(v_c, v_challenger, v_president)
-    # at rulespecs/lib/18xx.rules:1978
+    # at rulespecs/lib/18xx.rules:1999
     g.move(r_president_certificate(g, v_corporation), v_president, v_challenger)
-    # at rulespecs/lib/18xx.rules:1979
+    # at rulespecs/lib/18xx.rules:2000
     g.emit("president_changed", v_corporation, v_president, v_challenger)
 
 
 def r_can_hand_over_presidency(g, v_corporation, v_player, v_sold):
     """can_hand_over_presidency(C, P, n): P holds C's president's certificate, and were he to hold n percent less, a holder would take it from him (hand_over_presidency) (library '18xx' function can_hand_over_presidency)"""
-    # at rulespecs/lib/18xx.rules:1986
+    # at rulespecs/lib/18xx.rules:2007
     return (g.b_holder_of(r_president_certificate(g, v_corporation)) == v_player) and (
         r_len(g, g.b_presidency_challengers(v_corporation, v_player, v_sold)) > 0
     )
@@ -3191,49 +3242,49 @@ def r_can_hand_over_presidency(g, v_corporation, v_player, v_sold):
 
 def r_hand_over_presidency(g, v_corporation, v_player, v_sold):
     """P, C's president, sells n percent of C, his president's certificate among it: the holder who then holds the most, more than P's n percent less, takes the president's certificate and gives P certificates worth it, which P may then sell (library '18xx' procedure hand_over_presidency)"""
-    # at rulespecs/lib/18xx.rules:1991
+    # at rulespecs/lib/18xx.rules:2012
     if not (g.b_holder_of(r_president_certificate(g, v_corporation)) == v_player):
         raise IllegalAction(
             "the seller does not hold the president's certificate",
             rule="library '18xx' procedure hand_over_presidency",
-            at="rulespecs/lib/18xx.rules:1991",
+            at="rulespecs/lib/18xx.rules:2012",
         )
-    # at rulespecs/lib/18xx.rules:1993
+    # at rulespecs/lib/18xx.rules:2014
     if not (r_can_hand_over_presidency(g, v_corporation, v_player, v_sold)):
         raise IllegalAction(
             "the sale would hand the presidency to nobody: no other holder would then hold more, with certificates worth the president's certificate",
             rule="library '18xx' procedure hand_over_presidency",
-            at="rulespecs/lib/18xx.rules:1993",
+            at="rulespecs/lib/18xx.rules:2014",
         )
-    # at rulespecs/lib/18xx.rules:1995
+    # at rulespecs/lib/18xx.rules:2016
     r_hand_over_to_challenger(g, v_corporation, v_player, v_sold)
-    # at rulespecs/lib/18xx.rules:1997
+    # at rulespecs/lib/18xx.rules:2018
     if not (g.b_holder_of(r_president_certificate(g, v_corporation)) != v_player):
         raise IllegalAction(
             "the president's certificate found no taker",
             rule="library '18xx' procedure hand_over_presidency",
-            at="rulespecs/lib/18xx.rules:1997",
+            at="rulespecs/lib/18xx.rules:2018",
         )
 
 
 def a_end_game(g, v_player):
     """The players end the game by agreement (assumed \"no rulebook ends a game by agreement, yet players do (18xx.games records it as end_game, reason manually_ended): the game ends at once and each player scores his holdings as they stand, by the title's own end scoring\")"""
-    # at rulespecs/lib/18xx.rules:2005
+    # at rulespecs/lib/18xx.rules:2026
     if not (not r_in_round(g, "draft")):
         raise IllegalAction(
             "the game cannot end by agreement before its opening draft is over",
             rule="assumed \"a draft's picks are paid for and owned only when it ends: a game ended in it would leave companies picked and nobody's\"",
-            at="rulespecs/lib/18xx.rules:2005",
+            at="rulespecs/lib/18xx.rules:2026",
         )
-    # at rulespecs/lib/18xx.rules:2007
+    # at rulespecs/lib/18xx.rules:2028
     g.b_end_game_now("agreement")
 
 
 def r_check_take_over(g, v_corporation):
     """A corporation holding another's president's certificate takes it over, at once (library '18xx' procedure check_take_over)"""
-    # at rulespecs/lib/18xx.rules:2018
+    # at rulespecs/lib/18xx.rules:2039
     v_owner = g.b_holder_of(r_president_certificate(g, v_corporation))
-    # at rulespecs/lib/18xx.rules:2020
+    # at rulespecs/lib/18xx.rules:2041
     if (
         (
             (g.among("corporations", v_owner) and (v_owner != v_corporation))
@@ -3241,27 +3292,27 @@ def r_check_take_over(g, v_corporation):
         )
         and (not r_closed(g, v_owner))
     ) and (not r_closed(g, v_corporation)):
-        # at rulespecs/lib/18xx.rules:2022
+        # at rulespecs/lib/18xx.rules:2043
         r_take_over(g, v_owner, v_corporation)
 
 
 def r_take_over_stations(g, v_owner, v_owned, v_swaps):
     """take_over_stations(O, C, n): C's stations in hexes where O has one leave the map; where n > 0, C has stations left and O tokens, O's president chooses up to n of them to replace with O's own, free (a pending place_token; pass to replace no more); the rest leave the map when the choice is over (library '18xx' procedure take_over_stations)"""
-    # at rulespecs/lib/18xx.rules:2036
+    # at rulespecs/lib/18xx.rules:2057
     v_total = r_len(g, g.b_stations(v_owned))
-    # at rulespecs/lib/18xx.rules:2037
+    # at rulespecs/lib/18xx.rules:2058
     v_shared = [
         v_city
         for v_city in g.b_stations(v_owned)
         if any((g.b_part(v_c, "-", 0) == g.b_part(v_city, "-", 0)) for v_c in g.b_stations(v_owner))
     ]
-    # at rulespecs/lib/18xx.rules:2038
+    # at rulespecs/lib/18xx.rules:2059
     for v_city in v_shared:
-        # at rulespecs/lib/18xx.rules:2039
+        # at rulespecs/lib/18xx.rules:2060
         r_remove_station(g, v_owned, v_city)
-    # at rulespecs/lib/18xx.rules:2041
+    # at rulespecs/lib/18xx.rules:2062
     if ((v_swaps > 0) and (v_total > r_len(g, v_shared))) and (r_tokens_left(g, v_owner) > 0):
-        # at rulespecs/lib/18xx.rules:2042
+        # at rulespecs/lib/18xx.rules:2063
         g.list_append(
             "station_swaps",
             (
@@ -3269,7 +3320,7 @@ def r_take_over_stations(g, v_owner, v_owned, v_swaps):
                 v_owned,
             ),
         )
-        # at rulespecs/lib/18xx.rules:2043
+        # at rulespecs/lib/18xx.rules:2064
         g.state_put(
             "station_swaps_left",
             (
@@ -3278,13 +3329,13 @@ def r_take_over_stations(g, v_owner, v_owned, v_swaps):
             ),
             v_swaps,
         )
-        # at rulespecs/lib/18xx.rules:2044
+        # at rulespecs/lib/18xx.rules:2065
         r_require_decision(g, v_owner, "place_token")
 
 
 def r_station_choice_open(g, v_corporation):
     """station_choice_open(C): C's president chooses among the stations of a corporation C took over now (a pass replaces no more of them) (library '18xx' function station_choice_open)"""
-    # at rulespecs/lib/18xx.rules:2050
+    # at rulespecs/lib/18xx.rules:2071
     return any(
         g.list_first_for(
             "station_swaps",
@@ -3299,7 +3350,7 @@ def r_station_choice_open(g, v_corporation):
 
 def r_takeover_station(g, v_corporation, v_city):
     """takeover_station(C, city): the city holds a station of the corporation C has taken over whose stations C's president chooses among now (the first such take-over of C's) (library '18xx' function takeover_station)"""
-    # at rulespecs/lib/18xx.rules:2054
+    # at rulespecs/lib/18xx.rules:2075
     return any(
         (
             g.list_first_for(
@@ -3317,7 +3368,7 @@ def r_takeover_station(g, v_corporation, v_city):
 
 def r_swap_station(g, v_corporation, v_city):
     """swap_station(C, city): the station in the city of the corporation C took over becomes C's, free, counted off the far end of C's charter; when C may replace no more (the limit, no station left, no token left) the choice is over (end_station_swap) (library '18xx' procedure swap_station)"""
-    # at rulespecs/lib/18xx.rules:2058
+    # at rulespecs/lib/18xx.rules:2079
     for v_owned in [
         v_c
         for v_c in g.name("corporations")
@@ -3329,17 +3380,17 @@ def r_swap_station(g, v_corporation, v_city):
             ),
         )
     ]:
-        # at rulespecs/lib/18xx.rules:2059
+        # at rulespecs/lib/18xx.rules:2080
         g.b_hand_over_station(v_owned, v_corporation, v_city)
-        # at rulespecs/lib/18xx.rules:2060
+        # at rulespecs/lib/18xx.rules:2081
         g.set_attr(v_corporation, "tokens_right", (g.attr(v_corporation, "tokens_right") + 1))
-        # at rulespecs/lib/18xx.rules:2061
+        # at rulespecs/lib/18xx.rules:2082
         v_left = g.state_amount("station_swaps_left", v_corporation, v_owned)
-        # at rulespecs/lib/18xx.rules:2062
+        # at rulespecs/lib/18xx.rules:2083
         if ((v_left > 1) and (r_len(g, g.b_stations(v_owned)) > 0)) and (
             r_tokens_left(g, v_corporation) > 0
         ):
-            # at rulespecs/lib/18xx.rules:2063
+            # at rulespecs/lib/18xx.rules:2084
             g.state_put(
                 "station_swaps_left",
                 (
@@ -3349,13 +3400,13 @@ def r_swap_station(g, v_corporation, v_city):
                 (v_left - 1),
             )
         else:
-            # at rulespecs/lib/18xx.rules:2065
+            # at rulespecs/lib/18xx.rules:2086
             r_end_station_swap(g, v_corporation)
 
 
 def r_end_station_swap(g, v_owner):
     """end_station_swap(O): the choice of the stations of the corporation O took over first is over: the rest leave the map; a further take-over's choice of O's comes next (library '18xx' procedure end_station_swap)"""
-    # at rulespecs/lib/18xx.rules:2072
+    # at rulespecs/lib/18xx.rules:2093
     for v_owned in [
         v_c
         for v_c in g.name("corporations")
@@ -3367,7 +3418,7 @@ def r_end_station_swap(g, v_owner):
             ),
         )
     ]:
-        # at rulespecs/lib/18xx.rules:2073
+        # at rulespecs/lib/18xx.rules:2094
         g.list_remove(
             "station_swaps",
             (
@@ -3375,7 +3426,7 @@ def r_end_station_swap(g, v_owner):
                 v_owned,
             ),
         )
-        # at rulespecs/lib/18xx.rules:2074
+        # at rulespecs/lib/18xx.rules:2095
         g.state_put(
             "station_swaps_left",
             (
@@ -3384,35 +3435,35 @@ def r_end_station_swap(g, v_owner):
             ),
             0,
         )
-        # at rulespecs/lib/18xx.rules:2075
+        # at rulespecs/lib/18xx.rules:2096
         r_remove_stations(g, v_owned)
-        # at rulespecs/lib/18xx.rules:2076
+        # at rulespecs/lib/18xx.rules:2097
         r_resolve_decision(g, v_owner, "place_token")
-        # at rulespecs/lib/18xx.rules:2077
+        # at rulespecs/lib/18xx.rules:2098
         if r_station_choice_open(g, v_owner):
-            # at rulespecs/lib/18xx.rules:2078
+            # at rulespecs/lib/18xx.rules:2099
             r_require_decision(g, v_owner, "place_token")
 
 
 def r_take_over(g, v_owner, v_owned):
     """A corporation takes over another: its holdings sold or passed on, its treasury paid out, then it closes (library '18xx' procedure take_over)"""
-    # at rulespecs/lib/18xx.rules:2090
+    # at rulespecs/lib/18xx.rules:2111
     for v_other in g.name("corporations"):
-        # at rulespecs/lib/18xx.rules:2091
+        # at rulespecs/lib/18xx.rules:2112
         if (v_other != v_owner) and (v_other != v_owned):
-            # at rulespecs/lib/18xx.rules:2092
+            # at rulespecs/lib/18xx.rules:2113
             for v_c in r_held_certificates(g, v_owned, v_other):
-                # at rulespecs/lib/18xx.rules:2093
+                # at rulespecs/lib/18xx.rules:2114
                 g.transfer(
                     ((g.b_price(v_other) * g.attr(v_c, "percent")) // 10), g.name("bank"), v_owned
                 )
-                # at rulespecs/lib/18xx.rules:2094
+                # at rulespecs/lib/18xx.rules:2115
                 g.move(v_c, v_owned, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:2100
+    # at rulespecs/lib/18xx.rules:2121
     r_take_over_stations(g, v_owner, v_owned, g.param("takeover_token_swaps"))
-    # at rulespecs/lib/18xx.rules:2103
+    # at rulespecs/lib/18xx.rules:2124
     g.b_stack_charter(v_owner, v_owned, g.param_or("takeover_assets_usable_at_once", False))
-    # at rulespecs/lib/18xx.rules:2104
+    # at rulespecs/lib/18xx.rules:2125
     g.state_put(
         "train_limit_bonus",
         (v_owner,),
@@ -3421,47 +3472,47 @@ def r_take_over(g, v_owner, v_owned):
             + g.param_or("takeover_train_limit_bonus", 0)
         ),
     )
-    # at rulespecs/lib/18xx.rules:2105
+    # at rulespecs/lib/18xx.rules:2126
     for v_t in g.b_trains(v_owned):
-        # at rulespecs/lib/18xx.rules:2106
+        # at rulespecs/lib/18xx.rules:2127
         g.move(v_t, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:2108
+    # at rulespecs/lib/18xx.rules:2129
     for v_c in r_held_certificates(g, v_owned, v_owner):
-        # at rulespecs/lib/18xx.rules:2109
+        # at rulespecs/lib/18xx.rules:2130
         g.move(v_c, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:2111
+    # at rulespecs/lib/18xx.rules:2132
     for v_company in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:2112
+        # at rulespecs/lib/18xx.rules:2133
         if (g.b_holder_of(v_company) == v_owned) and (not r_closed(g, v_company)):
-            # at rulespecs/lib/18xx.rules:2113
+            # at rulespecs/lib/18xx.rules:2134
             g.move(v_company, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:2118
+    # at rulespecs/lib/18xx.rules:2139
     v_payout = r_floor_to(g, g.b_cash(v_owned), g.param("takeover_payout_rounding"))
-    # at rulespecs/lib/18xx.rules:2119
+    # at rulespecs/lib/18xx.rules:2140
     for v_c in g.attr(v_owned, "certificates"):
-        # at rulespecs/lib/18xx.rules:2120
+        # at rulespecs/lib/18xx.rules:2141
         v_holder = g.b_holder_of(v_c)
-        # at rulespecs/lib/18xx.rules:2121
+        # at rulespecs/lib/18xx.rules:2142
         if (r_opens_holding(g, v_c) and (v_holder != v_owned)) and (v_holder != g.name("scrap")):
-            # at rulespecs/lib/18xx.rules:2122
+            # at rulespecs/lib/18xx.rules:2143
             g.transfer(
                 r_pay_per_share(g, v_owned, v_holder, v_payout),
                 v_owned,
                 (g.name("bank") if (v_holder == g.name("pool")) else v_holder),
             )
-    # at rulespecs/lib/18xx.rules:2125
+    # at rulespecs/lib/18xx.rules:2146
     g.transfer(g.b_cash(v_owned), v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:2126
+    # at rulespecs/lib/18xx.rules:2147
     r_close_corporation(g, v_owned)
-    # at rulespecs/lib/18xx.rules:2127
+    # at rulespecs/lib/18xx.rules:2148
     if r_len(g, g.b_trains(v_owner)) > r_train_limit(g, v_owner):
-        # at rulespecs/lib/18xx.rules:2128
+        # at rulespecs/lib/18xx.rules:2149
         r_require_decision(g, v_owner, "discard_train")
 
 
 def r_sold_out(g, v_corporation):
     """sold_out(C): every share of C is with the players (and other corporations, where sold_out_holders names them) (library '18xx' function sold_out)"""
-    # at rulespecs/lib/18xx.rules:2153
+    # at rulespecs/lib/18xx.rules:2174
     return (
         sum(g.b_percent(v_p, v_corporation) for v_p in g.name("players"))
         + (
@@ -3477,11 +3528,11 @@ def r_sold_out(g, v_corporation):
 
 def r_release_capital(g, v_corporation):
     """Partial capitalisation: the rest of a floated corporation's capital, once (library '18xx' procedure release_capital)"""
-    # at rulespecs/lib/18xx.rules:2186
+    # at rulespecs/lib/18xx.rules:2207
     if ((g.param("capitalisation") == "partial") and r_floated(g, v_corporation)) and (
         not g.state_has("capital_released", v_corporation)
     ):
-        # at rulespecs/lib/18xx.rules:2187
+        # at rulespecs/lib/18xx.rules:2208
         g.transfer(
             (
                 (10 * r_par_price(g, v_corporation))
@@ -3490,13 +3541,13 @@ def r_release_capital(g, v_corporation):
             g.name("bank"),
             v_corporation,
         )
-        # at rulespecs/lib/18xx.rules:2188
+        # at rulespecs/lib/18xx.rules:2209
         g.state_set("capital_released", (v_corporation,), True)
 
 
 def r_stays_open(g, v_company):
     """stays_open(X): whether private X escapes the closing of privates now: it has an ability `effect: stays_open` whose `owner` (player, or corporation where it names none) is the kind of its holder (library '18xx' function stays_open)"""
-    # at rulespecs/lib/18xx.rules:2200
+    # at rulespecs/lib/18xx.rules:2221
     return any(
         (
             (g.attr(v_a, "effect") == "stays_open")
@@ -3512,19 +3563,19 @@ def r_stays_open(g, v_company):
 
 def r_close_privates(g):
     """Every private closes, but one that stays open (library '18xx' procedure close_privates)"""
-    # at rulespecs/lib/18xx.rules:2206
+    # at rulespecs/lib/18xx.rules:2227
     for v_company in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:2207
+        # at rulespecs/lib/18xx.rules:2228
         if not r_stays_open(g, v_company):
-            # at rulespecs/lib/18xx.rules:2208
+            # at rulespecs/lib/18xx.rules:2229
             g.b_remove_markers(v_company)
-            # at rulespecs/lib/18xx.rules:2209
+            # at rulespecs/lib/18xx.rules:2230
             r_close_private(g, v_company)
 
 
 def r_pending_decision(g, v_entity, v_decision):
     """pending_decision(E, a): whether E owes decision a now (the first one owed) (library '18xx' function pending_decision)"""
-    # at rulespecs/lib/18xx.rules:2239
+    # at rulespecs/lib/18xx.rules:2260
     return g.list_first(
         "decisions",
         (
@@ -3536,7 +3587,7 @@ def r_pending_decision(g, v_entity, v_decision):
 
 def r_require_decision(g, v_entity, v_decision):
     """require_decision(E, a): E must take action a before play goes on (after the decisions owed before it; once only) (library '18xx' procedure require_decision)"""
-    # at rulespecs/lib/18xx.rules:2242
+    # at rulespecs/lib/18xx.rules:2263
     if not g.list_contains(
         "decisions",
         (
@@ -3544,7 +3595,7 @@ def r_require_decision(g, v_entity, v_decision):
             v_decision,
         ),
     ):
-        # at rulespecs/lib/18xx.rules:2243
+        # at rulespecs/lib/18xx.rules:2264
         g.list_append(
             "decisions",
             (
@@ -3552,13 +3603,13 @@ def r_require_decision(g, v_entity, v_decision):
                 v_decision,
             ),
         )
-        # at rulespecs/lib/18xx.rules:2244
+        # at rulespecs/lib/18xx.rules:2265
         g.b_move_turn(v_entity, "decisions_changed")
 
 
 def r_resolve_decision(g, v_entity, v_decision):
     """resolve_decision(E, a): E's decision a is taken; the next one owed (if any) comes first (library '18xx' procedure resolve_decision)"""
-    # at rulespecs/lib/18xx.rules:2249
+    # at rulespecs/lib/18xx.rules:2270
     g.list_remove(
         "decisions",
         (
@@ -3566,19 +3617,19 @@ def r_resolve_decision(g, v_entity, v_decision):
             v_decision,
         ),
     )
-    # at rulespecs/lib/18xx.rules:2250
+    # at rulespecs/lib/18xx.rules:2271
     g.b_move_turn(v_entity, "decisions_changed")
 
 
 def r_started(g, v_corporation):
     """started(C): C has been started: it has a par price (library '18xx' function started)"""
-    # at rulespecs/lib/18xx.rules:2257
+    # at rulespecs/lib/18xx.rules:2278
     return g.attr(v_corporation, "started")
 
 
 def r_dearest_train_price(g):
     """dearest_train_price(): the highest price of a side of any train the bank sells now, from the depot or the pool, that meets a corporation's duty to own one; 0 when there is none (library '18xx' function dearest_train_price)"""
-    # at rulespecs/lib/18xx.rules:2263
+    # at rulespecs/lib/18xx.rules:2284
     return r_max(
         g,
         max((r_dearest_side(g, v_t) for v_t in r_obliging_trains(g)), default=0),
@@ -3598,47 +3649,47 @@ def r_dearest_train_price(g):
 
 def r_close_minor(g, v_minor):
     """close_minor(M): minor M closes: its cash goes to the bank, its trains leave, its tokens leave the map (library '18xx' procedure close_minor)"""
-    # at rulespecs/lib/18xx.rules:2269
+    # at rulespecs/lib/18xx.rules:2290
     g.set_attr(v_minor, "closed", True)
-    # at rulespecs/lib/18xx.rules:2270
+    # at rulespecs/lib/18xx.rules:2291
     g.transfer(g.b_cash(v_minor), v_minor, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:2271
+    # at rulespecs/lib/18xx.rules:2292
     for v_t in g.b_trains(v_minor):
-        # at rulespecs/lib/18xx.rules:2272
+        # at rulespecs/lib/18xx.rules:2293
         g.move(v_t, v_minor, g.name("scrap"))
-    # at rulespecs/lib/18xx.rules:2274
+    # at rulespecs/lib/18xx.rules:2295
     r_remove_stations(g, v_minor)
 
 
 def r_reset_corporation(g, v_corporation):
     """reset_corporation(C): every certificate back in C's IPO, its price token off the market and its stations off the map, no par, not floated: C may start again (library '18xx' procedure reset_corporation)"""
-    # at rulespecs/lib/18xx.rules:2283
+    # at rulespecs/lib/18xx.rules:2304
     for v_c in g.attr(v_corporation, "certificates"):
-        # at rulespecs/lib/18xx.rules:2284
+        # at rulespecs/lib/18xx.rules:2305
         if g.b_holder_of(v_c) != r_ipo_of(g, v_corporation):
-            # at rulespecs/lib/18xx.rules:2285
+            # at rulespecs/lib/18xx.rules:2306
             g.move(v_c, g.b_holder_of(v_c), r_ipo_of(g, v_corporation))
-    # at rulespecs/lib/18xx.rules:2288
+    # at rulespecs/lib/18xx.rules:2309
     g.set_attr(v_corporation, "cell", None)
-    # at rulespecs/lib/18xx.rules:2289
+    # at rulespecs/lib/18xx.rules:2310
     r_remove_stations(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:2290
+    # at rulespecs/lib/18xx.rules:2311
     g.set_attr(v_corporation, "par", None)
-    # at rulespecs/lib/18xx.rules:2291
+    # at rulespecs/lib/18xx.rules:2312
     g.set_attr(v_corporation, "floated", False)
-    # at rulespecs/lib/18xx.rules:2292
+    # at rulespecs/lib/18xx.rules:2313
     g.set_attr(v_corporation, "tokens", 0)
-    # at rulespecs/lib/18xx.rules:2293
+    # at rulespecs/lib/18xx.rules:2314
     g.set_attr(v_corporation, "revenue", 0)
-    # at rulespecs/lib/18xx.rules:2294
+    # at rulespecs/lib/18xx.rules:2315
     if g.attr(v_corporation, "extra_tokens") > 0:
-        # at rulespecs/lib/18xx.rules:2296
+        # at rulespecs/lib/18xx.rules:2317
         g.set_attr(v_corporation, "extra_tokens", 0)
 
 
 def r_limit_trains(g, v_corporation):
     """limit_trains(C): the trains of C that count against its train limit (library '18xx' function limit_trains)"""
-    # at rulespecs/lib/18xx.rules:2305
+    # at rulespecs/lib/18xx.rules:2326
     return (
         r_len(g, g.b_trains(v_corporation))
         if g.param_or("obsolete_trains_count_for_limit", True)
@@ -3648,74 +3699,74 @@ def r_limit_trains(g, v_corporation):
 
 def r_close_private(g, v_company):
     """close_private(X): private X closes (no more income, no more ability) (library '18xx' procedure close_private)"""
-    # at rulespecs/lib/18xx.rules:2310
+    # at rulespecs/lib/18xx.rules:2331
     g.set_attr(v_company, "closed", True)
-    # at rulespecs/lib/18xx.rules:2311
+    # at rulespecs/lib/18xx.rules:2332
     g.b_unreserve(v_company, False)
 
 
 def r_remove_reservations(g):
     """remove_reservations(): every station slot an ability keeps (effect reserved_slot) is open again; the homes stay kept (library '18xx' procedure remove_reservations)"""
-    # at rulespecs/lib/18xx.rules:2319
+    # at rulespecs/lib/18xx.rules:2340
     for v_x in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:2320
+        # at rulespecs/lib/18xx.rules:2341
         g.b_unreserve(v_x, False)
-    # at rulespecs/lib/18xx.rules:2322
+    # at rulespecs/lib/18xx.rules:2343
     for v_c in g.name("corporations"):
-        # at rulespecs/lib/18xx.rules:2323
+        # at rulespecs/lib/18xx.rules:2344
         g.b_unreserve(v_c, False)
 
 
 def r_unreserve_home(g, v_corporation):
     """unreserve_home(C): C's home station circle is no longer kept for it, nor any other slot (other companies may take them) (library '18xx' procedure unreserve_home)"""
-    # at rulespecs/lib/18xx.rules:2328
+    # at rulespecs/lib/18xx.rules:2349
     g.b_unreserve(v_corporation, True)
 
 
 def r_close_corporation(g, v_corporation):
     """close_corporation(C): C closes: its certificates leave the game, its cash goes to the bank, its trains leave the game, its privates close, its stations leave the map (but those a take-over's owner still chooses among, which leave when the choice is over) (library '18xx' procedure close_corporation)"""
-    # at rulespecs/lib/18xx.rules:2345
+    # at rulespecs/lib/18xx.rules:2366
     g.set_attr(v_corporation, "closed", True)
-    # at rulespecs/lib/18xx.rules:2346
+    # at rulespecs/lib/18xx.rules:2367
     if g.param_or("held_shares_on_close", "kept") == "pool":
-        # at rulespecs/lib/18xx.rules:2348
+        # at rulespecs/lib/18xx.rules:2369
         for v_c in g.name("corporations"):
-            # at rulespecs/lib/18xx.rules:2349
+            # at rulespecs/lib/18xx.rules:2370
             if v_c != v_corporation:
-                # at rulespecs/lib/18xx.rules:2350
+                # at rulespecs/lib/18xx.rules:2371
                 for v_x in g.attr(v_c, "certificates"):
-                    # at rulespecs/lib/18xx.rules:2351
+                    # at rulespecs/lib/18xx.rules:2372
                     if g.b_holder_of(v_x) == v_corporation:
-                        # at rulespecs/lib/18xx.rules:2352
+                        # at rulespecs/lib/18xx.rules:2373
                         g.move(v_x, v_corporation, g.name("pool"))
     elif g.param_or("held_shares_on_close", "kept") == "kept":
         pass
     else:
-        # at rulespecs/lib/18xx.rules:2346
+        # at rulespecs/lib/18xx.rules:2367
         raise IllegalAction(
             "no case of this match holds the value of `held_shares_on_close`",
             rule="library '18xx' procedure close_corporation",
-            at="rulespecs/lib/18xx.rules:2346",
+            at="rulespecs/lib/18xx.rules:2367",
         )
-    # at rulespecs/lib/18xx.rules:2361
+    # at rulespecs/lib/18xx.rules:2382
     for v_x in g.attr(v_corporation, "certificates"):
-        # at rulespecs/lib/18xx.rules:2362
+        # at rulespecs/lib/18xx.rules:2383
         if g.b_holder_of(v_x) != g.name("scrap"):
-            # at rulespecs/lib/18xx.rules:2363
+            # at rulespecs/lib/18xx.rules:2384
             g.move(v_x, g.b_holder_of(v_x), g.name("scrap"))
-    # at rulespecs/lib/18xx.rules:2366
+    # at rulespecs/lib/18xx.rules:2387
     g.transfer(g.b_cash(v_corporation), v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:2367
+    # at rulespecs/lib/18xx.rules:2388
     for v_t in g.b_trains(v_corporation):
-        # at rulespecs/lib/18xx.rules:2368
+        # at rulespecs/lib/18xx.rules:2389
         g.move(v_t, v_corporation, g.name("scrap"))
-    # at rulespecs/lib/18xx.rules:2370
+    # at rulespecs/lib/18xx.rules:2391
     for v_x in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:2371
+        # at rulespecs/lib/18xx.rules:2392
         if g.b_holder_of(v_x) == v_corporation:
-            # at rulespecs/lib/18xx.rules:2372
+            # at rulespecs/lib/18xx.rules:2393
             g.set_attr(v_x, "closed", True)
-    # at rulespecs/lib/18xx.rules:2375
+    # at rulespecs/lib/18xx.rules:2396
     if not any(
         g.list_contains(
             "station_swaps",
@@ -3726,50 +3777,50 @@ def r_close_corporation(g, v_corporation):
         )
         for v_c in g.name("corporations")
     ):
-        # at rulespecs/lib/18xx.rules:2376
+        # at rulespecs/lib/18xx.rules:2397
         r_remove_stations(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:2378
+    # at rulespecs/lib/18xx.rules:2399
     g.emit("corporation_closed", v_corporation)
-    # at rulespecs/lib/18xx.rules:2379
+    # at rulespecs/lib/18xx.rules:2400
     if "all_closed" in g.param("game_end"):
-        # at rulespecs/lib/18xx.rules:2380
+        # at rulespecs/lib/18xx.rules:2401
         if (
             any(r_started(g, v_c) for v_c in g.name("corporations"))
             and all(((not r_started(g, v_c)) or r_closed(g, v_c)) for v_c in g.name("corporations"))
         ) and all((r_closed(g, v_c) or (not g.b_available(v_c))) for v_c in g.name("corporations")):
-            # at rulespecs/lib/18xx.rules:2382
+            # at rulespecs/lib/18xx.rules:2403
             g.b_end_game_now("all_closed")
 
 
 def r_remove_station(g, v_company, v_city):
     """remove_station(C, city): C's station in the city leaves the map, its circle free again; refused where C has none there (library '18xx' procedure remove_station)"""
-    # at rulespecs/lib/18xx.rules:2393
+    # at rulespecs/lib/18xx.rules:2414
     g.b_hand_over_station(v_company, None, v_city)
 
 
 def r_remove_stations(g, v_company):
     """remove_stations(C): every station of C leaves the map, their circles free again (library '18xx' procedure remove_stations)"""
-    # at rulespecs/lib/18xx.rules:2397
+    # at rulespecs/lib/18xx.rules:2418
     for v_city in g.b_stations(v_company):
-        # at rulespecs/lib/18xx.rules:2398
+        # at rulespecs/lib/18xx.rules:2419
         g.b_hand_over_station(v_company, None, v_city)
 
 
 def r_in_round(g, v_kind):
     """in_round(R): the round being played is R (library '18xx' function in_round)"""
-    # at rulespecs/lib/18xx.rules:2409
+    # at rulespecs/lib/18xx.rules:2430
     return g.g["round"] == v_kind
 
 
 def r_acting(g, v_entity):
     """acting(E): E acts now (its turn, or a decision it owes first) (library '18xx' function acting)"""
-    # at rulespecs/lib/18xx.rules:2411
+    # at rulespecs/lib/18xx.rules:2432
     return g.name("acting_entity") == v_entity
 
 
 def r_in_step(g, v_corporation, v_name):
     """in_step(C, s): C is operating and at step s (or at a combined step, track_and_token, that includes s) (library '18xx' function in_step)"""
-    # at rulespecs/lib/18xx.rules:2414
+    # at rulespecs/lib/18xx.rules:2435
     return ((g.g["round"] == "operating") and (g.name("operating_company") == v_corporation)) and (
         (g.g["step"] == v_name)
         or (
@@ -3781,37 +3832,37 @@ def r_in_step(g, v_corporation, v_name):
 
 def r_pass_turn(g, v_entity):
     """pass_turn(E): E passes: in a stock round its turn ends (every player passing in a row ends the round), in an auction it drops out or the next bidder bids, in an operating round the step is skipped; a decision E owes that the title lets it decline is taken without being done (library '18xx' procedure pass_turn)"""
-    # at rulespecs/lib/18xx.rules:2426
+    # at rulespecs/lib/18xx.rules:2447
     g.b_move_turn(v_entity, "passed")
 
 
 def r_bid_placed(g, v_player):
     """bid_placed(P): P has placed a bid (place_bid, open_bid, move_bid, auction_bid, an acquisition's bid) or picked a company (pick): the turn passes to the next bidder or player (library '18xx' procedure bid_placed)"""
-    # at rulespecs/lib/18xx.rules:2430
+    # at rulespecs/lib/18xx.rules:2451
     g.b_move_turn(v_player, "bid_made")
 
 
 def r_bought(g, v_player, v_corporation):
     """bought(P, C): P has bought a certificate of C: C floats if players now hold its float, its presidency goes to its largest holder; P's turn ends where the title allows one purchase and no sale after it (library '18xx' procedure bought)"""
-    # at rulespecs/lib/18xx.rules:2434
+    # at rulespecs/lib/18xx.rules:2455
     g.b_check_float(v_corporation)
-    # at rulespecs/lib/18xx.rules:2435
+    # at rulespecs/lib/18xx.rules:2456
     g.b_check_president(v_corporation)
-    # at rulespecs/lib/18xx.rules:2436
+    # at rulespecs/lib/18xx.rules:2457
     g.b_move_turn(v_player, "certificate_bought")
 
 
 def r_private_sold(g, v_player, v_company):
     """private_sold(P, X): P has bought X at its offered price: X's grants go to P, the next private is offered and play goes on from P (library '18xx' procedure private_sold)"""
-    # at rulespecs/lib/18xx.rules:2440
+    # at rulespecs/lib/18xx.rules:2461
     g.b_give_grants(v_player, v_company)
-    # at rulespecs/lib/18xx.rules:2441
+    # at rulespecs/lib/18xx.rules:2462
     g.b_move_turn(v_player, "private_bought")
 
 
 def r_end_step(g, v_corporation):
     """end_step(C): C's current step is done: the next step of its turn (a combined step once its station and lays are all done), or its turn ends after its last (library '18xx' procedure end_step)"""
-    # at rulespecs/lib/18xx.rules:2445
+    # at rulespecs/lib/18xx.rules:2466
     g.b_move_turn(v_corporation, "step_ended")
 
 
@@ -3839,14 +3890,14 @@ def q_sell_shares(g, v_player):
 
 def q_dividend(g, v_corporation):
     """The opening guards of dividend that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1712
+    # at rulespecs/lib/18xx.rules:1733
     if not (r_in_step(g, v_corporation, "dividend")):
         return "revenue is disposed of after the trains run"
 
 
 def q_discard_train(g, v_corporation):
     """The opening guards of discard_train that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1866
+    # at rulespecs/lib/18xx.rules:1887
     if not (r_pending_decision(g, v_corporation, "discard_train")):
         return "only a corporation over the train limit discards"
 
@@ -3900,28 +3951,28 @@ def qb2_buy_shares(g, v_player, v_corporation):
 
 def q2_dividend(g, v_corporation, v_kind):
     """The opening guards of dividend that read only its entity and kind (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1713
+    # at rulespecs/lib/18xx.rules:1734
     if not (v_kind in g.param("dividend_kinds")):
         return "the title does not allow that"
 
 
 def qt_dividend(g, v_corporation):
     """The opening guards of dividend that read only the round, the step, the operating company and the decisions owed (the listing step probe)"""
-    # at rulespecs/lib/18xx.rules:1712
+    # at rulespecs/lib/18xx.rules:1733
     if not (r_in_step(g, v_corporation, "dividend")):
         return "revenue is disposed of after the trains run"
 
 
 def q2_discard_train(g, v_corporation, v_train):
     """The opening guards of discard_train that read only its entity and train (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1867
+    # at rulespecs/lib/18xx.rules:1888
     if not (g.b_holder_of(v_train) == v_corporation):
         return "the corporation does not own that train"
 
 
 def qt_discard_train(g, v_corporation):
     """The opening guards of discard_train that read only the round, the step, the operating company and the decisions owed (the listing step probe)"""
-    # at rulespecs/lib/18xx.rules:1866
+    # at rulespecs/lib/18xx.rules:1887
     if not (r_pending_decision(g, v_corporation, "discard_train")):
         return "only a corporation over the train limit discards"
 
@@ -3934,33 +3985,33 @@ def t_count_stock_rounds(g, *_rest):
 
 def t_end_stock_round(g, *_rest):
     """At the end of a stock round, sold-out corporations rise"""
-    # at rulespecs/lib/18xx.rules:2139
+    # at rulespecs/lib/18xx.rules:2160
     for v_c in g.b_market_order():
-        # at rulespecs/lib/18xx.rules:2140
+        # at rulespecs/lib/18xx.rules:2161
         if g.param("sold_out_rise") and r_sold_out(g, v_c):
-            # at rulespecs/lib/18xx.rules:2141
+            # at rulespecs/lib/18xx.rules:2162
             r_market_move(g, v_c, "up")
-        # at rulespecs/lib/18xx.rules:2143
+        # at rulespecs/lib/18xx.rules:2164
         if (g.param_or("pool_drop_at_round_end", False) and (not r_closed(g, v_c))) and (
             r_pool_percent(g, v_c) > 0
         ):
-            # at rulespecs/lib/18xx.rules:2144
+            # at rulespecs/lib/18xx.rules:2165
             r_market_move(g, v_c, "down")
 
 
 def t_full_capitalisation(g, v_corporation, *_rest):
     """Full capitalisation: the corporation receives its whole capital when it floats"""
-    # at rulespecs/lib/18xx.rules:2163
+    # at rulespecs/lib/18xx.rules:2184
     if g.param("capitalisation") == "full":
-        # at rulespecs/lib/18xx.rules:2164
+        # at rulespecs/lib/18xx.rules:2185
         g.transfer((10 * r_par_price(g, v_corporation)), g.name("bank"), v_corporation)
 
 
 def t_partial_capitalisation(g, v_corporation, *_rest):
     """Partial capitalisation: the corporation receives a part of its capital when it floats"""
-    # at rulespecs/lib/18xx.rules:2178
+    # at rulespecs/lib/18xx.rules:2199
     if g.param("capitalisation") == "partial":
-        # at rulespecs/lib/18xx.rules:2179
+        # at rulespecs/lib/18xx.rules:2200
         g.transfer(
             ((g.param("capitalised_percent") * r_par_price(g, v_corporation)) // 10),
             g.name("bank"),
@@ -3970,15 +4021,15 @@ def t_partial_capitalisation(g, v_corporation, *_rest):
 
 def t_privates_close(g, *_rest):
     """Privates close"""
-    # at rulespecs/lib/18xx.rules:2193
+    # at rulespecs/lib/18xx.rules:2214
     r_close_privates(g)
 
 
 def t_private_income(g, *_rest):
     """Privates pay their income"""
-    # at rulespecs/lib/18xx.rules:2215
+    # at rulespecs/lib/18xx.rules:2236
     for v_company in r_open_privates(g):
-        # at rulespecs/lib/18xx.rules:2216
+        # at rulespecs/lib/18xx.rules:2237
         g.transfer(g.attr(v_company, "income"), g.name("bank"), r_owner(g, v_company))
 
 
@@ -3996,19 +4047,19 @@ def r_emergency_seller(g, v_player):
 
 def r_run_bonus_per_stop(g, v_corporation):
     """run_bonus_per_stop(C): what C's run with the most stops earns more for each of its stops, its privates' stop_bonus abilities apart: nothing here (library '18xx' function run_bonus_per_stop)"""
-    # at rulespecs/lib/18xx.rules:1706
+    # at rulespecs/lib/18xx.rules:1727
     return 0
 
 
 def r_may_add_revenue(g, v_corporation):
     """may_add_revenue(C): whether C may still add to its revenue before its dividend, so that a run earning nothing still asks for the dividend: never here (library '18xx' function may_add_revenue)"""
-    # at rulespecs/lib/18xx.rules:1709
+    # at rulespecs/lib/18xx.rules:1730
     return False
 
 
 def r_may_buy_train_from(g, v_corporation, v_seller):
     """whether the corporation may buy a train from that corporation now: always, unless the title says (library '18xx' function may_buy_train_from)"""
-    # at rulespecs/lib/18xx.rules:1875
+    # at rulespecs/lib/18xx.rules:1896
     return True
 
 
@@ -4038,7 +4089,7 @@ def q_lay_tile(g, v_corporation):
 
 def q_buy_train(g, v_corporation):
     """The opening guards of buy_train that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1790
+    # at rulespecs/lib/18xx.rules:1811
     if not (r_in_step(g, v_corporation, "buy_train")):
         return "trains are bought at the end of the turn"
 
@@ -4088,17 +4139,17 @@ def qb2_lay_tile(g, v_corporation, v_hex):
 
 def qt_buy_train(g, v_corporation):
     """The opening guards of buy_train that read only the round, the step, the operating company and the decisions owed (the listing step probe)"""
-    # at rulespecs/lib/18xx.rules:1790
+    # at rulespecs/lib/18xx.rules:1811
     if not (r_in_step(g, v_corporation, "buy_train")):
         return "trains are bought at the end of the turn"
 
 
 def qd_buy_train(g, v_corporation, v_exchange):
     """The opening guards of buy_train that read only its entity and exchange, its optional parameters (the listing probe of a candidate that leaves them at their defaults)"""
-    # at rulespecs/lib/18xx.rules:1790
+    # at rulespecs/lib/18xx.rules:1811
     if not (r_in_step(g, v_corporation, "buy_train")):
         return "trains are bought at the end of the turn"
-    # at rulespecs/lib/18xx.rules:1791
+    # at rulespecs/lib/18xx.rules:1812
     if not (
         (v_exchange != None)
         or ((r_limit_trains(g, v_corporation) + 1) <= r_train_limit(g, v_corporation))

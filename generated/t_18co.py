@@ -13,7 +13,7 @@ from compiler.runtime.library import shared
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/18co.rules": "1c93a8eb517bb0a5",
-    "rulespecs/lib/18xx.rules": "8b17dd9e8d1fd179",
+    "rulespecs/lib/18xx.rules": "b15426022fedb42e",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -21,7 +21,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "8b17dd9e8d1fd179",
+        "rulespecs/lib/18xx.rules": "b15426022fedb42e",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -32,7 +32,7 @@ _TITLE = shared(
     {
         "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
         "rulespecs/18co.rules": "1c93a8eb517bb0a5",
-        "rulespecs/lib/18xx.rules": "8b17dd9e8d1fd179",
+        "rulespecs/lib/18xx.rules": "b15426022fedb42e",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_18co",
@@ -157,7 +157,7 @@ def r_forced_purchase_help(g, v_corporation, v_price):
 
 def r_forced_shortfall(g, v_corporation):
     """What the corporation still lacks for the cheapest train it must buy after forced_purchase_help, none here (0 where it need not buy one) (library '18xx' function forced_shortfall)"""
-    # at rulespecs/lib/18xx.rules:1913
+    # at rulespecs/lib/18xx.rules:1934
     return (
         r_max(g, 0, (r_cheapest_train_price(g) - g.b_cash(v_corporation)))
         if r_must_buy_train(g, v_corporation)
@@ -408,6 +408,9 @@ class Game(GameBase):
         "charter_token_price": r_charter_token_price,
         "next_token_cost": r_next_token_cost,
         "last_token_cost": r_last_token_cost,
+        "slot_abilities": r_slot_abilities,
+        "kept_slot": r_kept_slot,
+        "token_cost": r_token_cost,
         "home_open": r_home_open,
         "place_home_token": r_place_home_token,
         "action:place_token": a_place_token,

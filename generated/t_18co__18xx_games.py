@@ -14,7 +14,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
     "rulespecs/18co.rules": "1c93a8eb517bb0a5",
-    "rulespecs/lib/18xx.rules": "8b17dd9e8d1fd179",
+    "rulespecs/lib/18xx.rules": "b15426022fedb42e",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "8b17dd9e8d1fd179",
+        "rulespecs/lib/18xx.rules": "b15426022fedb42e",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -33,7 +33,7 @@ _TITLE = shared(
     {
         "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
         "rulespecs/18co.rules": "1c93a8eb517bb0a5",
-        "rulespecs/lib/18xx.rules": "8b17dd9e8d1fd179",
+        "rulespecs/lib/18xx.rules": "b15426022fedb42e",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_18co",
@@ -498,6 +498,9 @@ class Game(GameBase):
         "charter_token_price": r_charter_token_price,
         "next_token_cost": r_next_token_cost,
         "last_token_cost": r_last_token_cost,
+        "slot_abilities": r_slot_abilities,
+        "kept_slot": r_kept_slot,
+        "token_cost": r_token_cost,
         "home_open": r_home_open,
         "place_home_token": r_place_home_token,
         "action:place_token": a_place_token,

@@ -209,7 +209,10 @@ ROOT = Path(__file__).resolve().parent.parent
 #: C.cell = X` places the price token: the runtime's MarketCell, the model's compiler/verify/cells.py over its
 #: row and column terms): set_par and move_price library procedures over them (par_cell the rightmost, topmost
 #: par cell of a price), zones gone for the library's in_zone(C, z) (its cell's zones or its card's), 50
-RECORDED = 50
+#: then (cost66) token_cost a library function (a declared free_token use, a slot the company's reserved_slot ability
+#: keeps, slot_abilities and kept_slot, its price or teleport_price) over a station spot's `reserved` and `reached`,
+#: the map's answers for the company that checked it (the model's oracles of an opaque spot), 49
+RECORDED = 49
 
 #: builtins that became library functions or procedures (one new primitive, bought_this_turn, for two)
 MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "pool_certificates",
@@ -230,7 +233,7 @@ MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "p
          "ability_lay_cost", "ability_token", "ability_lay", "draft_price", "set_revenue", "par_prices",
          "closed", "ability_window", "would_export", "close_corporation", "in_round", "in_step", "acting", "sell_out",
          "pass_turn", "bid_placed", "bought", "private_sold", "end_step", "home_open", "place_home_token",
-         "set_par", "move_price", "in_zone"]
+         "set_par", "move_price", "in_zone", "token_cost"]
 
 
 #: builtins folded into the map's checks of a company's lay and station: check_lay and check_token of a private
