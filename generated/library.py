@@ -10,7 +10,7 @@ from compiler.runtime.errors import IllegalAction
 # one component per line (not reformatted)
 # fmt: off
 SOURCES = {
-    'rulespecs/lib/18xx.rules': 'b15426022fedb42e',
+    'rulespecs/lib/18xx.rules': '4e0ef129d9436bff',
     'rulespecs/lib/tiles.rules': 'ef4c137225d3ff46',
 }
 
@@ -1323,15 +1323,15 @@ def r_prices_frozen(g):
 
 def r_move_price(g, v_corporation, v_direction):
     """move_price(C, d): C's price token one step in direction d (nothing where it has no price; where the market's edge keeps it, it stays) (library '18xx' procedure move_price)"""
-    # at rulespecs/lib/18xx.rules:727
+    # at rulespecs/lib/18xx.rules:729
     if g.attr(v_corporation, "cell") != None:
-        # at rulespecs/lib/18xx.rules:728
+        # at rulespecs/lib/18xx.rules:730
         g.set_attr(v_corporation, "cell", g.item(g.attr(v_corporation, "cell"), v_direction))
 
 
 def r_in_zone(g, v_corporation, v_zone):
     """in_zone(C, z): the market zone z's rules apply to C: its price token's cell is in z, or an ability of the card C holds puts it in z (effect market_zone, its zones) (library '18xx' function in_zone)"""
-    # at rulespecs/lib/18xx.rules:733
+    # at rulespecs/lib/18xx.rules:735
     return (
         (g.attr(v_corporation, "cell") != None)
         and (v_zone in g.attr(g.attr(v_corporation, "cell"), "zones"))
@@ -1346,13 +1346,13 @@ def r_in_zone(g, v_corporation, v_zone):
 
 def r_is_par_cell(g, v_cell, v_price):
     """is_par_cell(X, p): X is a par cell of price p (library '18xx' function is_par_cell)"""
-    # at rulespecs/lib/18xx.rules:737
+    # at rulespecs/lib/18xx.rules:739
     return ("par" in g.attr(v_cell, "zones")) and (g.attr(v_cell, "price") == v_price)
 
 
 def r_par_column(g, v_price):
     """par_column(p): the rightmost column of a par cell of price p (-1 where none) (library '18xx' function par_column)"""
-    # at rulespecs/lib/18xx.rules:740
+    # at rulespecs/lib/18xx.rules:742
     return max(
         (
             (g.attr(v_c, "column") if r_is_par_cell(g, v_c, v_price) else (-1))
@@ -1364,7 +1364,7 @@ def r_par_column(g, v_price):
 
 def r_par_cell(g, v_price):
     """par_cell(p): the par cell of price p: the rightmost of them, the topmost of those (none where p is no par price) (library '18xx' function par_cell)"""
-    # at rulespecs/lib/18xx.rules:743
+    # at rulespecs/lib/18xx.rules:745
     return (
         g.item(
             [
@@ -1384,32 +1384,32 @@ def r_par_cell(g, v_price):
 
 def r_set_par(g, v_corporation, v_price):
     """set_par(C, p): C starts at par price p: its par price, its price token on the par cell of p (par_cell) (library '18xx' procedure set_par)"""
-    # at rulespecs/lib/18xx.rules:747
+    # at rulespecs/lib/18xx.rules:749
     if not (any(r_is_par_cell(g, v_c, v_price) for v_c in g.name("market_cells"))):
         raise IllegalAction(
             "not a par price",
             rule="library '18xx' procedure set_par",
-            at="rulespecs/lib/18xx.rules:747",
+            at="rulespecs/lib/18xx.rules:749",
         )
-    # at rulespecs/lib/18xx.rules:748
-    g.set_attr(v_corporation, "par", v_price)
-    # at rulespecs/lib/18xx.rules:749
-    g.set_attr(v_corporation, "cell", r_par_cell(g, v_price))
     # at rulespecs/lib/18xx.rules:750
+    g.set_attr(v_corporation, "par", v_price)
+    # at rulespecs/lib/18xx.rules:751
+    g.set_attr(v_corporation, "cell", r_par_cell(g, v_price))
+    # at rulespecs/lib/18xx.rules:752
     g.emit("corporation_started", v_corporation, v_price)
 
 
 def r_market_move(g, v_corporation, v_direction):
     """market_move(C, d): C's price token moves one step in direction d, unless prices are frozen or C's declared hold_price keeps it from moving left or down (library '18xx' procedure market_move)"""
-    # at rulespecs/lib/18xx.rules:758
+    # at rulespecs/lib/18xx.rules:760
     if (not r_prices_frozen(g)) and (not r_price_held(g, v_corporation, v_direction)):
-        # at rulespecs/lib/18xx.rules:759
+        # at rulespecs/lib/18xx.rules:761
         r_move_price(g, v_corporation, v_direction)
 
 
 def r_price_held(g, v_corporation, v_direction):
     """price_held(C, d): whether a move of C's price in direction d is held: left or down, in an operating round in which C declared its card's hold_price ability (library '18xx' function price_held)"""
-    # at rulespecs/lib/18xx.rules:764
+    # at rulespecs/lib/18xx.rules:766
     return (
         (((v_direction == "left") or (v_direction == "down")) and r_in_round(g, "operating"))
         and (g.state_amount("declared_uses", v_corporation, "hold_price") > 0)
@@ -1418,7 +1418,7 @@ def r_price_held(g, v_corporation, v_direction):
 
 def r_train_limit(g, v_corporation):
     """train_limit(C): the most trains C may own: the current phase's train limit, raised by C's take-overs (library '18xx' function train_limit)"""
-    # at rulespecs/lib/18xx.rules:769
+    # at rulespecs/lib/18xx.rules:771
     _once_phase_number = None
     return sum(
         (
@@ -1439,7 +1439,7 @@ def r_train_limit(g, v_corporation):
 
 def r_cheapest_side(g, v_train):
     """cheapest_side(T): the lowest price of a side of T's card: its own, or that of a card that is its other side (variant_of: a card sold as either of two trains) (library '18xx' function cheapest_side)"""
-    # at rulespecs/lib/18xx.rules:772
+    # at rulespecs/lib/18xx.rules:774
     return min(
         (
             g.attr(v_c, "price")
@@ -1458,7 +1458,7 @@ def r_cheapest_side(g, v_train):
 
 def r_dearest_side(g, v_train):
     """dearest_side(T): the highest price of a side of T's card: its own, or that of a card that is its other side (variant_of) (library '18xx' function dearest_side)"""
-    # at rulespecs/lib/18xx.rules:775
+    # at rulespecs/lib/18xx.rules:777
     return max(
         (
             g.attr(v_c, "price")
@@ -1477,19 +1477,19 @@ def r_dearest_side(g, v_train):
 
 def r_obliging_trains(g):
     """obliging_trains(): the trains the bank sells now that meet a corporation's duty to own one (not a train card whose satisfies_train_obligation is false) (library '18xx' function obliging_trains)"""
-    # at rulespecs/lib/18xx.rules:778
+    # at rulespecs/lib/18xx.rules:780
     return [v_t for v_t in g.b_available_trains() if g.attr(v_t, "satisfies_train_obligation")]
 
 
 def r_cheapest_train_price(g):
     """cheapest_train_price(): the lowest price of a train the bank sells now (either side of a card) that meets a corporation's duty to own one; 0 when there is none (library '18xx' function cheapest_train_price)"""
-    # at rulespecs/lib/18xx.rules:781
+    # at rulespecs/lib/18xx.rules:783
     return min((r_cheapest_side(g, v_t) for v_t in r_obliging_trains(g)), default=0)
 
 
 def r_dearest_side_price(g):
     """dearest_side_price(): the highest price of a side of the bank's cheapest train card, the first of the cheapest; 0 when the bank has none (library '18xx' function dearest_side_price)"""
-    # at rulespecs/lib/18xx.rules:784
+    # at rulespecs/lib/18xx.rules:786
     return (
         r_dearest_side(
             g,
@@ -1509,51 +1509,59 @@ def r_dearest_side_price(g):
 
 def r_len(g, v_xs):
     """len(xs): how many elements the list xs has (of a name, how many letters) (library '18xx' function len)"""
-    # at rulespecs/lib/18xx.rules:788
+    # at rulespecs/lib/18xx.rules:790
     return sum(1 for v_x in v_xs if True)
 
 
 def r_first(g, v_xs):
     """first(xs): the first element of the list xs, or none where it is empty (library '18xx' function first)"""
-    # at rulespecs/lib/18xx.rules:791
+    # at rulespecs/lib/18xx.rules:793
     return g.item(v_xs, 0) if (sum(1 for v_x in v_xs if True) > 0) else None
 
 
 def r_pool_percent(g, v_corporation):
     """pool_percent(C): the percentage of C in the bank pool (library '18xx' function pool_percent)"""
-    # at rulespecs/lib/18xx.rules:794
+    # at rulespecs/lib/18xx.rules:796
     return g.b_percent(g.name("pool"), v_corporation)
 
 
 def r_sold_percent(g, v_corporation):
     """sold_percent(C): the percentage of C that players hold (library '18xx' function sold_percent)"""
-    # at rulespecs/lib/18xx.rules:796
+    # at rulespecs/lib/18xx.rules:798
     return sum(g.b_percent(v_p, v_corporation) for v_p in g.name("players"))
 
 
 def r_pool_certificates(g, v_corporation):
     """pool_certificates(C): C's certificates in the bank pool (library '18xx' function pool_certificates)"""
-    # at rulespecs/lib/18xx.rules:798
+    # at rulespecs/lib/18xx.rules:800
     return r_held_certificates(g, g.name("pool"), v_corporation)
 
 
 def r_falling_sale_value(g, v_corporation, v_shares):
     """falling_sale_value(C, n): what n shares of C fetch when each is paid at the price of one step of the token's way down the market, from its price now: the first at the price now, the next one step down, and so on (n prices added up; 0 shares: 0) (library '18xx' function falling_sale_value)"""
-    # at rulespecs/lib/18xx.rules:801
+    # at rulespecs/lib/18xx.rules:803
     return sum(
-        g.b_price_after_moves(v_corporation, "down", (v_k - 1)) for v_k in range(1, (v_shares) + 1)
+        r_price_after_moves(g, v_corporation, "down", (v_k - 1)) for v_k in range(1, (v_shares) + 1)
+    )
+
+
+def r_price_after_moves(g, v_corporation, v_direction, v_n):
+    """price_after_moves(C, d, n): the price n market moves of C in direction d would give (the title's edge rules at each: past the market's edge the token stays) (library '18xx' function price_after_moves)"""
+    # at rulespecs/lib/18xx.rules:806
+    return g.attr(
+        g.item(g.item(g.attr(g.attr(v_corporation, "cell"), "way"), v_direction), v_n), "price"
     )
 
 
 def r_price_after(g, v_corporation, v_direction):
     """price_after(C, d): the price one market move of C in direction d would give (library '18xx' function price_after)"""
-    # at rulespecs/lib/18xx.rules:804
-    return g.b_price_after_moves(v_corporation, v_direction, 1)
+    # at rulespecs/lib/18xx.rules:809
+    return r_price_after_moves(g, v_corporation, v_direction, 1)
 
 
 def r_treasury_certificates(g, v_corporation):
     """treasury_certificates(C): C's own certificates on its mat, its president's certificate left out (library '18xx' function treasury_certificates)"""
-    # at rulespecs/lib/18xx.rules:807
+    # at rulespecs/lib/18xx.rules:812
     return [
         v_c
         for v_c in r_held_certificates(g, v_corporation, v_corporation)
@@ -1563,7 +1571,7 @@ def r_treasury_certificates(g, v_corporation):
 
 def r_ipo_of(g, v_corporation):
     """ipo_of(C): where C's unsold certificates sit: the IPO under full or partial capitalisation, else C's own treasury (library '18xx' function ipo_of)"""
-    # at rulespecs/lib/18xx.rules:810
+    # at rulespecs/lib/18xx.rules:815
     return (
         g.name("initial_offering")
         if ((g.param("capitalisation") == "full") or (g.param("capitalisation") == "partial"))
@@ -1573,7 +1581,7 @@ def r_ipo_of(g, v_corporation):
 
 def r_trade_in_discount(g, v_train, v_exchange):
     """trade_in_discount(T, X): what T's price drops by when a train X is given for it: T's `discount` for X's type, 0 where T names none (library '18xx' function trade_in_discount)"""
-    # at rulespecs/lib/18xx.rules:813
+    # at rulespecs/lib/18xx.rules:818
     return (
         g.item(g.attr(v_train, "discount"), g.attr(v_exchange, "name"))
         if (
@@ -1586,7 +1594,7 @@ def r_trade_in_discount(g, v_train, v_exchange):
 
 def r_open_privates(g):
     """open_privates(): the privates open and owned: neither closed nor the bank's, nor in the pool (library '18xx' function open_privates)"""
-    # at rulespecs/lib/18xx.rules:815
+    # at rulespecs/lib/18xx.rules:820
     return [
         v_p
         for v_p in g.name("privates")
@@ -1599,19 +1607,19 @@ def r_open_privates(g):
 
 def r_bonds_of(g, v_corporation):
     """bonds_of(C): the bonds of corporation C (library '18xx' function bonds_of)"""
-    # at rulespecs/lib/18xx.rules:817
+    # at rulespecs/lib/18xx.rules:822
     return [v_b for v_b in g.name("bonds") if (r_corporation_of(g, v_b) == v_corporation)]
 
 
 def r_pay_per_share(g, v_corporation, v_holder, v_amount):
     """pay_per_share(C, H, amount): what H's holding of C earns of a dividend of `amount` to all its shares (its percentage of it, rounded down) (library '18xx' function pay_per_share)"""
-    # at rulespecs/lib/18xx.rules:820
+    # at rulespecs/lib/18xx.rules:825
     return (v_amount * g.b_percent(v_holder, v_corporation)) // 100
 
 
 def r_can_sell(g, v_player):
     """can_sell(P): whether P may sell any certificate now: a stock round after the first, and a certificate of a started corporation he may sell (library '18xx' function can_sell)"""
-    # at rulespecs/lib/18xx.rules:824
+    # at rulespecs/lib/18xx.rules:829
     return (r_in_round(g, "stock") and (g.state_amount("stock_round_number") > 1)) and any(
         (r_started(g, v_c) and (r_len(g, r_sellable(g, v_player, v_c)) > 0))
         for v_c in g.name("corporations")
@@ -1620,19 +1628,19 @@ def r_can_sell(g, v_player):
 
 def r_owner(g, v_item):
     """owner(X): who holds X (a minor's owner) (library '18xx' function owner)"""
-    # at rulespecs/lib/18xx.rules:827
+    # at rulespecs/lib/18xx.rules:832
     return g.b_holder_of(v_item)
 
 
 def r_own_bid(g, v_player, v_company):
     """own_bid(P, X): the amount of P's standing bid on private X, or 0 (library '18xx' function own_bid)"""
-    # at rulespecs/lib/18xx.rules:838
+    # at rulespecs/lib/18xx.rules:843
     return g.state_amount("standing_bid", v_company, v_player)
 
 
 def r_place_bid(g, v_player, v_company, v_price):
     """place_bid(P, X, n): P bids n for X (replacing P's earlier bid on X); the money is set aside and the turn passes on (library '18xx' procedure place_bid)"""
-    # at rulespecs/lib/18xx.rules:841
+    # at rulespecs/lib/18xx.rules:846
     g.state_put(
         "standing_bid",
         (
@@ -1641,19 +1649,19 @@ def r_place_bid(g, v_player, v_company, v_price):
         ),
         v_price,
     )
-    # at rulespecs/lib/18xx.rules:842
+    # at rulespecs/lib/18xx.rules:847
     r_bid_placed(g, v_player)
 
 
 def r_open_bid(g, v_player, v_company, v_price):
     """open_bid(P, X, n): in the open auction, P's bid on X becomes n (a new bid, or P's raised bid); the money is set aside and the turn passes on (library '18xx' procedure open_bid)"""
-    # at rulespecs/lib/18xx.rules:846
+    # at rulespecs/lib/18xx.rules:851
     r_place_bid(g, v_player, v_company, v_price)
 
 
 def r_move_bid(g, v_player, v_from_company, v_company, v_price):
     """move_bid(P, Y, X, n): in the open auction, P's bid on Y is withdrawn and P bids n on X (library '18xx' procedure move_bid)"""
-    # at rulespecs/lib/18xx.rules:850
+    # at rulespecs/lib/18xx.rules:855
     g.state_put(
         "standing_bid",
         (
@@ -1662,13 +1670,13 @@ def r_move_bid(g, v_player, v_from_company, v_company, v_price):
         ),
         0,
     )
-    # at rulespecs/lib/18xx.rules:851
+    # at rulespecs/lib/18xx.rules:856
     r_place_bid(g, v_player, v_company, v_price)
 
 
 def r_highest_bid(g, v_company):
     """highest_bid(X): the highest standing bid on private X (in an auction, its high bid), or 0 (library '18xx' function highest_bid)"""
-    # at rulespecs/lib/18xx.rules:855
+    # at rulespecs/lib/18xx.rules:860
     return max(
         (g.state_amount("standing_bid", v_company, v_p) for v_p in g.name("players")), default=0
     )
@@ -1676,7 +1684,7 @@ def r_highest_bid(g, v_company):
 
 def r_auction_company(g):
     """auction_company(): the private on auction: in an auction among its bidders (in_auction), the private on sale; in the Starting Round (first_round: auction), the first private, in the order the title lists them, still the bank's and open; none otherwise (library '18xx' function auction_company)"""
-    # at rulespecs/lib/18xx.rules:861
+    # at rulespecs/lib/18xx.rules:866
     return (
         r_private_on_sale(g)
         if g.state_has("in_auction")
@@ -1701,7 +1709,7 @@ def r_auction_company(g):
 
 def r_picking(g):
     """picking(): whether the players are picking the components of free_pick after the opening auction (first_round: auction): in its round, once every private is sold (library '18xx' function picking)"""
-    # at rulespecs/lib/18xx.rules:868
+    # at rulespecs/lib/18xx.rules:873
     return (
         (
             ((g.param_or("free_pick", None) != None) and r_in_round(g, "auction"))
@@ -1714,7 +1722,7 @@ def r_picking(g):
 
 def r_pickable(g, v_company):
     """pickable(X): X is one of the components of free_pick still on offer while the players pick them: a minor (picks_operate), the bank's and in play (library '18xx' function pickable)"""
-    # at rulespecs/lib/18xx.rules:877
+    # at rulespecs/lib/18xx.rules:882
     return (
         ((r_picking(g) and g.param_or("picks_operate", False)) and g.among("minors", v_company))
         and (g.b_holder_of(v_company) == g.name("bank"))
@@ -1723,21 +1731,21 @@ def r_pickable(g, v_company):
 
 def r_pick(g, v_player, v_company):
     """pick(P, X): P takes X for nothing; a minor with a home puts its station there; the turn passes on (library '18xx' procedure pick)"""
-    # at rulespecs/lib/18xx.rules:880
+    # at rulespecs/lib/18xx.rules:885
     g.move(v_company, g.name("bank"), v_player)
-    # at rulespecs/lib/18xx.rules:881
+    # at rulespecs/lib/18xx.rules:886
     if g.among("minors", v_company) and (g.attr(v_company, "home") != None):
-        # at rulespecs/lib/18xx.rules:882
+        # at rulespecs/lib/18xx.rules:887
         r_place_home_token(g, v_company)
-    # at rulespecs/lib/18xx.rules:884
+    # at rulespecs/lib/18xx.rules:889
     r_bid_placed(g, v_player)
 
 
 def r_auction_bid(g, v_player, v_price):
     """auction_bid(P, n): in an auction of one private, P's bid of n becomes its high bid, P's standing bid on it and the only one; the turn passes on (library '18xx' procedure auction_bid)"""
-    # at rulespecs/lib/18xx.rules:888
+    # at rulespecs/lib/18xx.rules:893
     for v_q in g.name("players"):
-        # at rulespecs/lib/18xx.rules:889
+        # at rulespecs/lib/18xx.rules:894
         g.state_put(
             "standing_bid",
             (
@@ -1746,7 +1754,7 @@ def r_auction_bid(g, v_player, v_price):
             ),
             0,
         )
-    # at rulespecs/lib/18xx.rules:891
+    # at rulespecs/lib/18xx.rules:896
     g.state_put(
         "standing_bid",
         (
@@ -1755,13 +1763,13 @@ def r_auction_bid(g, v_player, v_price):
         ),
         v_price,
     )
-    # at rulespecs/lib/18xx.rules:892
+    # at rulespecs/lib/18xx.rules:897
     r_bid_placed(g, v_player)
 
 
 def r_draft_cost(g, v_company):
     """draft_cost(X): what X costs in the draft before any decline: a minor's draft_price, a private's cost; nothing for anything else a draft deals (a Pass card) (library '18xx' function draft_cost)"""
-    # at rulespecs/lib/18xx.rules:908
+    # at rulespecs/lib/18xx.rules:913
     return (
         g.attr(v_company, "draft_price")
         if g.among("minors", v_company)
@@ -1771,7 +1779,7 @@ def r_draft_cost(g, v_company):
 
 def r_draft_least_price(g, v_company):
     """draft_least_price(X): the least X's draft price falls to: its property that the draft's last_company_floor names (a minor's treasury or draft_floor); $0 where it has none (library '18xx' function draft_least_price)"""
-    # at rulespecs/lib/18xx.rules:911
+    # at rulespecs/lib/18xx.rules:916
     return (
         0
         if (not g.among("minors", v_company))
@@ -1795,7 +1803,7 @@ def r_draft_least_price(g, v_company):
 
 def r_draft_price(g, v_company):
     """draft_price(X): what X costs in the draft now: its draft_cost, less the declines of a last company (draft_discount), never below draft_least_price (library '18xx' function draft_price)"""
-    # at rulespecs/lib/18xx.rules:917
+    # at rulespecs/lib/18xx.rules:922
     return r_max(
         g,
         r_draft_least_price(g, v_company),
@@ -1805,7 +1813,7 @@ def r_draft_price(g, v_company):
 
 def r_decline_last_company(g):
     """decline_last_company(): the player on turn declines the last company left in the draft: its price falls by the draft's last_company_discount (library '18xx' procedure decline_last_company)"""
-    # at rulespecs/lib/18xx.rules:920
+    # at rulespecs/lib/18xx.rules:925
     g.state_put(
         "draft_discount",
         (),
@@ -1818,31 +1826,31 @@ def r_decline_last_company(g):
 
 def r_receive_drafted(g, v_player, v_company):
     """receive_drafted(P, X): P takes company X he has picked in the draft (and paid for); a minor receives its starting treasury from the bank (library '18xx' procedure receive_drafted)"""
-    # at rulespecs/lib/18xx.rules:927
+    # at rulespecs/lib/18xx.rules:932
     g.move(v_company, g.name("bank"), v_player)
-    # at rulespecs/lib/18xx.rules:928
+    # at rulespecs/lib/18xx.rules:933
     for v_m in g.name("minors"):
-        # at rulespecs/lib/18xx.rules:929
+        # at rulespecs/lib/18xx.rules:934
         if v_m == v_company:
-            # at rulespecs/lib/18xx.rules:930
+            # at rulespecs/lib/18xx.rules:935
             g.transfer(g.attr(v_m, "treasury"), g.name("bank"), v_m)
 
 
 def r_end_draft(g):
     """end_draft(): the draft ends: each player pays the bank for the companies he picked and takes them (receive_drafted) (library '18xx' procedure end_draft)"""
-    # at rulespecs/lib/18xx.rules:935
+    # at rulespecs/lib/18xx.rules:940
     for v_p in g.name("players"):
-        # at rulespecs/lib/18xx.rules:936
+        # at rulespecs/lib/18xx.rules:941
         g.transfer(g.state_amount("draft_committed", v_p), v_p, g.name("bank"))
-        # at rulespecs/lib/18xx.rules:937
+        # at rulespecs/lib/18xx.rules:942
         g.state_put("draft_committed", (v_p,), 0)
-        # at rulespecs/lib/18xx.rules:938
+        # at rulespecs/lib/18xx.rules:943
         for v_x in g.name("privates"):
-            # at rulespecs/lib/18xx.rules:939
+            # at rulespecs/lib/18xx.rules:944
             if g.state_has("drafted_private", v_x, v_p):
-                # at rulespecs/lib/18xx.rules:940
+                # at rulespecs/lib/18xx.rules:945
                 r_receive_drafted(g, v_p, v_x)
-                # at rulespecs/lib/18xx.rules:941
+                # at rulespecs/lib/18xx.rules:946
                 g.state_set(
                     "drafted_private",
                     (
@@ -1851,13 +1859,13 @@ def r_end_draft(g):
                     ),
                     False,
                 )
-        # at rulespecs/lib/18xx.rules:944
+        # at rulespecs/lib/18xx.rules:949
         for v_m in g.name("minors"):
-            # at rulespecs/lib/18xx.rules:945
+            # at rulespecs/lib/18xx.rules:950
             if g.state_has("drafted_minor", v_m, v_p):
-                # at rulespecs/lib/18xx.rules:946
+                # at rulespecs/lib/18xx.rules:951
                 r_receive_drafted(g, v_p, v_m)
-                # at rulespecs/lib/18xx.rules:947
+                # at rulespecs/lib/18xx.rules:952
                 g.state_set(
                     "drafted_minor",
                     (
@@ -1870,7 +1878,7 @@ def r_end_draft(g):
 
 def r_free_cash(g, v_player):
     """free_cash(P): P's cash less the money set aside for his standing bids on privates, and in a draft for the companies he has picked (library '18xx' function free_cash)"""
-    # at rulespecs/lib/18xx.rules:954
+    # at rulespecs/lib/18xx.rules:959
     return (g.b_cash(v_player) - sum(r_own_bid(g, v_player, v_x) for v_x in g.name("privates"))) - (
         g.state_amount("draft_committed", v_player) if r_in_round(g, "draft") else 0
     )
@@ -1878,7 +1886,7 @@ def r_free_cash(g, v_player):
 
 def r_may_buy_now(g, v_player):
     """may_buy_now(P): P has not bought in this turn, and no private waits to be sold before shares are bought (library '18xx' function may_buy_now)"""
-    # at rulespecs/lib/18xx.rules:959
+    # at rulespecs/lib/18xx.rules:964
     return (not g.state_has("bought_this_turn")) and (
         not (r_in_round(g, "stock") and (r_private_on_sale(g) != None))
     )
@@ -1886,7 +1894,7 @@ def r_may_buy_now(g, v_player):
 
 def r_may_sell_now(g, v_player):
     """may_sell_now(P): P may sell in this turn: always, unless the title's sell_buy_order is sell_then_buy and he has bought (library '18xx' function may_sell_now)"""
-    # at rulespecs/lib/18xx.rules:962
+    # at rulespecs/lib/18xx.rules:967
     return (
         (not g.state_has("bought_this_turn"))
         if (g.param("sell_buy_order") == "sell_then_buy")
@@ -1896,7 +1904,7 @@ def r_may_sell_now(g, v_player):
 
 def r_director(g, v_operator):
     """director(C): the player who directs C: a corporation's president; a minor's or a private's owner where a player holds it; none otherwise (library '18xx' function director)"""
-    # at rulespecs/lib/18xx.rules:969
+    # at rulespecs/lib/18xx.rules:974
     return (
         r_president(g, v_operator)
         if g.among("corporations", v_operator)
@@ -1912,7 +1920,7 @@ def r_director(g, v_operator):
 
 def r_emergency_shortfall(g):
     """emergency_shortfall(): what the president of the corporation operating now must still raise for the cheapest train it must buy: that price less the corporation's cash and his own (0 when none is owed) (library '18xx' function emergency_shortfall)"""
-    # at rulespecs/lib/18xx.rules:981
+    # at rulespecs/lib/18xx.rules:986
     return sum(
         (
             r_max(
@@ -1927,17 +1935,17 @@ def r_emergency_shortfall(g):
 
 def r_close_minors(g):
     """close_minors(): every minor still open closes (close_minor: its cash to the bank, its trains to the scrap, its tokens off the map) (library '18xx' procedure close_minors)"""
-    # at rulespecs/lib/18xx.rules:985
+    # at rulespecs/lib/18xx.rules:990
     for v_m in g.name("minors"):
-        # at rulespecs/lib/18xx.rules:986
+        # at rulespecs/lib/18xx.rules:991
         if not r_closed(g, v_m):
-            # at rulespecs/lib/18xx.rules:987
+            # at rulespecs/lib/18xx.rules:992
             r_close_minor(g, v_m)
 
 
 def r_sale_price(g):
     """sale_price(): the price of the private on sale: its face value less its discount, never below nothing (0 where none is on sale) (library '18xx' function sale_price)"""
-    # at rulespecs/lib/18xx.rules:1008
+    # at rulespecs/lib/18xx.rules:1013
     return (
         0
         if (r_private_on_sale(g) == None)
@@ -1954,7 +1962,7 @@ def r_sale_price(g):
 
 def r_lower_sale_price(g, v_company):
     """lower_sale_price(X): every player passed on X in a row in the private sale (on_all_pass: discount): its price falls by its `discount` (library '18xx' procedure lower_sale_price)"""
-    # at rulespecs/lib/18xx.rules:1011
+    # at rulespecs/lib/18xx.rules:1016
     g.state_put(
         "sale_discount",
         (v_company,),
@@ -1964,7 +1972,7 @@ def r_lower_sale_price(g, v_company):
 
 def r_highest_acquisition_bid(g):
     """highest_acquisition_bid(): the highest bid so far for the corporation up for liquidation (0: none) (library '18xx' function highest_acquisition_bid)"""
-    # at rulespecs/lib/18xx.rules:1026
+    # at rulespecs/lib/18xx.rules:1031
     return max(
         (g.state_amount("acquisition_bids", v_c) for v_c in g.name("corporations")), default=0
     )
@@ -1972,13 +1980,13 @@ def r_highest_acquisition_bid(g):
 
 def r_corporation_of(g, v_bond):
     """corporation_of(B): the corporation bond B belongs to (library '18xx' function corporation_of)"""
-    # at rulespecs/lib/18xx.rules:1032
+    # at rulespecs/lib/18xx.rules:1037
     return g.attr(v_bond, "corporation")
 
 
 def r_bank_funded_shares(g, v_corporation):
     """bank_funded_shares(C): the shares whose price the bank pays C when it is started: where the title says so (bank_funds_on_par), the certificates of C a private granted that players hold unpaid (library '18xx' function bank_funded_shares)"""
-    # at rulespecs/lib/18xx.rules:1035
+    # at rulespecs/lib/18xx.rules:1040
     return (
         0
         if (g.attr(v_corporation, "bank_funds_on_par") == 0)
@@ -1994,7 +2002,7 @@ def r_bank_funded_shares(g, v_corporation):
 
 def r_face_value(g, v_company):
     """face_value(X): the value printed on private or minor X (its `cost`); 0 for anything else a draft deals (a Pass card) (library '18xx' function face_value)"""
-    # at rulespecs/lib/18xx.rules:1039
+    # at rulespecs/lib/18xx.rules:1044
     return (
         g.attr(v_company, "cost")
         if (g.among("privates", v_company) or g.among("minors", v_company))
@@ -2004,7 +2012,7 @@ def r_face_value(g, v_company):
 
 def r_private_on_sale(g):
     """private_on_sale(): the private now offered in the private sale: the first in the sale order still the bank's and not closed; none where none is left, or the title sells no privates in order (library '18xx' function private_on_sale)"""
-    # at rulespecs/lib/18xx.rules:1042
+    # at rulespecs/lib/18xx.rules:1047
     return (
         r_first(
             g,
@@ -2021,7 +2029,7 @@ def r_private_on_sale(g):
 
 def r_offered_later(g, v_company):
     """offered_later(X): X waits in the sale order behind the private on sale (still the bank's, not closed) (library '18xx' function offered_later)"""
-    # at rulespecs/lib/18xx.rules:1048
+    # at rulespecs/lib/18xx.rules:1053
     return (
         (
             (v_company in g.as_entities(g.param("private_sale_order")))
@@ -2033,7 +2041,7 @@ def r_offered_later(g, v_company):
 
 def r_can_emergency_sell(g, v_player):
     """can_emergency_sell(P): P holds a certificate of a corporation with a share price (started, not closed) that he may sell and the bank pool could take now (library '18xx' function can_emergency_sell)"""
-    # at rulespecs/lib/18xx.rules:1052
+    # at rulespecs/lib/18xx.rules:1057
     return any(
         (
             (r_started(g, v_c) and (not r_closed(g, v_c)))
@@ -2048,81 +2056,81 @@ def r_can_emergency_sell(g, v_player):
 
 def r_add_debt(g, v_player, v_amount):
     """add_debt(P, x): P owes the bank x more (a loan or its interest; no money moves); a negative x is a repayment (library '18xx' procedure add_debt)"""
-    # at rulespecs/lib/18xx.rules:1060
+    # at rulespecs/lib/18xx.rules:1065
     if not ((g.state_amount("debt", v_player) + v_amount) >= 0):
         raise IllegalAction(
             "a debt cannot fall below zero",
             rule="library '18xx' procedure add_debt",
-            at="rulespecs/lib/18xx.rules:1060",
+            at="rulespecs/lib/18xx.rules:1065",
         )
-    # at rulespecs/lib/18xx.rules:1061
+    # at rulespecs/lib/18xx.rules:1066
     g.state_put("debt", (v_player,), (g.state_amount("debt", v_player) + v_amount))
 
 
 def r_reduce_debt(g, v_player, v_amount):
     """reduce_debt(P, x): P's debt falls by x (after paying x to the bank): no more than he owes (library '18xx' procedure reduce_debt)"""
-    # at rulespecs/lib/18xx.rules:1065
+    # at rulespecs/lib/18xx.rules:1070
     if not ((v_amount >= 0) and (v_amount <= g.state_amount("debt", v_player))):
         raise IllegalAction(
             "a debt falls by at most what is owed",
             rule="library '18xx' procedure reduce_debt",
-            at="rulespecs/lib/18xx.rules:1065",
+            at="rulespecs/lib/18xx.rules:1070",
         )
-    # at rulespecs/lib/18xx.rules:1066
+    # at rulespecs/lib/18xx.rules:1071
     r_add_debt(g, v_player, (0 - v_amount))
 
 
 def r_leave_game(g, v_player):
     """leave_game(P): P is out of the game (bankrupt): he takes no more turns (library '18xx' procedure leave_game)"""
-    # at rulespecs/lib/18xx.rules:1073
+    # at rulespecs/lib/18xx.rules:1078
     g.state_set("out_of_game", (v_player,), True)
 
 
 def r_players_in_game(g):
     """players_in_game(): how many players are not out of the game (library '18xx' function players_in_game)"""
-    # at rulespecs/lib/18xx.rules:1076
+    # at rulespecs/lib/18xx.rules:1081
     return sum(1 for v_p in g.name("players") if (not g.state_has("out_of_game", v_p)))
 
 
 def r_sell_out(g, v_player):
     """sell_out(P): P's certificates all go to the market: first those he may sell by the usual rules, within the pool's room, as one sale moving the price; then the rest at the price then; each corporation's presidency is settled; his privates and minors close (library '18xx' procedure sell_out)"""
-    # at rulespecs/lib/18xx.rules:1087
+    # at rulespecs/lib/18xx.rules:1092
     for v_c in g.name("corporations"):
-        # at rulespecs/lib/18xx.rules:1088
+        # at rulespecs/lib/18xx.rules:1093
         if (r_started(g, v_c) and (not r_closed(g, v_c))) and (
             r_len(g, r_held_certificates(g, v_player, v_c)) > 0
         ):
-            # at rulespecs/lib/18xx.rules:1091
+            # at rulespecs/lib/18xx.rules:1096
             v_offered = r_sellable(g, v_player, v_c)
-            # at rulespecs/lib/18xx.rules:1092
+            # at rulespecs/lib/18xx.rules:1097
             v_pooled = r_pool_percent(g, v_c)
-            # at rulespecs/lib/18xx.rules:1093
-            for v_cert in v_offered:
-                # at rulespecs/lib/18xx.rules:1094
-                if (not g.attr(v_cert, "president")) and (
-                    (r_pool_percent(g, v_c) + g.attr(v_cert, "percent")) <= g.param("pool_cap")
-                ):
-                    # at rulespecs/lib/18xx.rules:1095
-                    g.move(v_cert, v_player, g.name("pool"))
             # at rulespecs/lib/18xx.rules:1098
             for v_cert in v_offered:
                 # at rulespecs/lib/18xx.rules:1099
-                if g.attr(v_cert, "president") and (
+                if (not g.attr(v_cert, "president")) and (
                     (r_pool_percent(g, v_c) + g.attr(v_cert, "percent")) <= g.param("pool_cap")
                 ):
                     # at rulespecs/lib/18xx.rules:1100
                     g.move(v_cert, v_player, g.name("pool"))
             # at rulespecs/lib/18xx.rules:1103
+            for v_cert in v_offered:
+                # at rulespecs/lib/18xx.rules:1104
+                if g.attr(v_cert, "president") and (
+                    (r_pool_percent(g, v_c) + g.attr(v_cert, "percent")) <= g.param("pool_cap")
+                ):
+                    # at rulespecs/lib/18xx.rules:1105
+                    g.move(v_cert, v_player, g.name("pool"))
+            # at rulespecs/lib/18xx.rules:1108
             v_sold = sum(1 for v_x in v_offered if (g.b_holder_of(v_x) == g.name("pool")))
-            # at rulespecs/lib/18xx.rules:1104
+            # at rulespecs/lib/18xx.rules:1109
             v_sold_percent = r_pool_percent(g, v_c) - v_pooled
-            # at rulespecs/lib/18xx.rules:1105
+            # at rulespecs/lib/18xx.rules:1110
             if v_sold > 0:
-                # at rulespecs/lib/18xx.rules:1106
+                # at rulespecs/lib/18xx.rules:1111
                 g.transfer(((g.b_price(v_c) * v_sold_percent) // 10), g.name("bank"), v_player)
-                # at rulespecs/lib/18xx.rules:1108
+                # at rulespecs/lib/18xx.rules:1113
                 r_price_drop_on_sale(g, v_player, v_c, [], v_sold)
-                # at rulespecs/lib/18xx.rules:1109
+                # at rulespecs/lib/18xx.rules:1114
                 g.state_set(
                     "sold_this_round",
                     (
@@ -2131,49 +2139,49 @@ def r_sell_out(g, v_player):
                     ),
                     True,
                 )
-                # at rulespecs/lib/18xx.rules:1110
+                # at rulespecs/lib/18xx.rules:1115
                 g.state_set("sold_this_turn", (v_c,), True)
-            # at rulespecs/lib/18xx.rules:1112
+            # at rulespecs/lib/18xx.rules:1117
             if not r_closed(g, v_c):
-                # at rulespecs/lib/18xx.rules:1113
+                # at rulespecs/lib/18xx.rules:1118
                 v_rest = r_held_certificates(g, v_player, v_c)
-                # at rulespecs/lib/18xx.rules:1114
+                # at rulespecs/lib/18xx.rules:1119
                 if r_len(g, v_rest) > 0:
-                    # at rulespecs/lib/18xx.rules:1115
+                    # at rulespecs/lib/18xx.rules:1120
                     g.transfer(
                         ((g.b_price(v_c) * sum(g.attr(v_x, "percent") for v_x in v_rest)) // 10),
                         g.name("bank"),
                         v_player,
                     )
-                    # at rulespecs/lib/18xx.rules:1116
+                    # at rulespecs/lib/18xx.rules:1121
                     for v_cert in v_rest:
-                        # at rulespecs/lib/18xx.rules:1117
+                        # at rulespecs/lib/18xx.rules:1122
                         g.move(v_cert, v_player, g.name("pool"))
-                # at rulespecs/lib/18xx.rules:1120
+                # at rulespecs/lib/18xx.rules:1125
                 g.b_check_president(v_c)
-    # at rulespecs/lib/18xx.rules:1124
-    for v_x in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:1125
-        if (g.b_holder_of(v_x) == v_player) and (not r_closed(g, v_x)):
-            # at rulespecs/lib/18xx.rules:1126
-            r_close_private(g, v_x)
     # at rulespecs/lib/18xx.rules:1129
-    for v_m in g.name("minors"):
+    for v_x in g.name("privates"):
         # at rulespecs/lib/18xx.rules:1130
-        if (g.b_holder_of(v_m) == v_player) and (not r_closed(g, v_m)):
+        if (g.b_holder_of(v_x) == v_player) and (not r_closed(g, v_x)):
             # at rulespecs/lib/18xx.rules:1131
+            r_close_private(g, v_x)
+    # at rulespecs/lib/18xx.rules:1134
+    for v_m in g.name("minors"):
+        # at rulespecs/lib/18xx.rules:1135
+        if (g.b_holder_of(v_m) == v_player) and (not r_closed(g, v_m)):
+            # at rulespecs/lib/18xx.rules:1136
             r_close_minor(g, v_m)
 
 
 def r_has_ability(g, v_company, v_ability):
     """has_ability(X, \"key\"): X (a private or a corporation) has an ability of that key (library '18xx' function has_ability)"""
-    # at rulespecs/lib/18xx.rules:1140
+    # at rulespecs/lib/18xx.rules:1145
     return any((g.attr(v_a, "key") == v_ability) for v_a in g.attr(v_company, "abilities"))
 
 
 def r_ability_value(g, v_company, v_ability, v_field):
     """ability_value(X, \"key\", \"field\"): the field of X's ability of that key (its first that gives it), in its own unit (money in currency units); refused where X has none (library '18xx' function ability_value)"""
-    # at rulespecs/lib/18xx.rules:1143
+    # at rulespecs/lib/18xx.rules:1148
     return g.item(
         g.item(
             [
@@ -2189,20 +2197,20 @@ def r_ability_value(g, v_company, v_ability, v_field):
 
 def r_use_ability(g, v_company, v_key):
     """use_ability(X, \"key\"): X's ability of that key is used once, now; refused where its owner, timing, phases (ability_window) or counts do not allow it. With `when: sold` or `phase_start`, the use is the decision the private owes: it is taken (library '18xx' procedure use_ability)"""
-    # at rulespecs/lib/18xx.rules:1190
+    # at rulespecs/lib/18xx.rules:1195
     if not (r_has_ability(g, v_company, v_key)):
         raise IllegalAction(
             "the private has no such ability",
             rule="library '18xx' procedure use_ability",
-            at="rulespecs/lib/18xx.rules:1190",
+            at="rulespecs/lib/18xx.rules:1195",
         )
-    # at rulespecs/lib/18xx.rules:1191
+    # at rulespecs/lib/18xx.rules:1196
     r_ability_window(g, v_company, v_key)
-    # at rulespecs/lib/18xx.rules:1192
+    # at rulespecs/lib/18xx.rules:1197
     v_ability = g.item(
         [v_a for v_a in g.attr(v_company, "abilities") if (g.attr(v_a, "key") == v_key)], 0
     )
-    # at rulespecs/lib/18xx.rules:1193
+    # at rulespecs/lib/18xx.rules:1198
     if not (
         (g.attr(v_ability, "count") == None)
         or (g.state_amount("ability_uses", v_company, v_key) < g.attr(v_ability, "count"))
@@ -2210,9 +2218,9 @@ def r_use_ability(g, v_company, v_key):
         raise IllegalAction(
             "the private's ability is used up",
             rule="library '18xx' procedure use_ability",
-            at="rulespecs/lib/18xx.rules:1193",
+            at="rulespecs/lib/18xx.rules:1198",
         )
-    # at rulespecs/lib/18xx.rules:1195
+    # at rulespecs/lib/18xx.rules:1200
     if not (
         (
             (g.attr(v_ability, "count_per_operating_round") == None)
@@ -2226,21 +2234,21 @@ def r_use_ability(g, v_company, v_key):
         raise IllegalAction(
             "the private's ability is used as often as it may be in an operating round",
             rule="library '18xx' procedure use_ability",
-            at="rulespecs/lib/18xx.rules:1195",
+            at="rulespecs/lib/18xx.rules:1200",
         )
-    # at rulespecs/lib/18xx.rules:1198
+    # at rulespecs/lib/18xx.rules:1203
     r_count_ability_use(g, v_company, v_key)
-    # at rulespecs/lib/18xx.rules:1199
+    # at rulespecs/lib/18xx.rules:1204
     if (g.attr(v_ability, "when") == "sold") or (g.attr(v_ability, "when") == "phase_start"):
-        # at rulespecs/lib/18xx.rules:1200
+        # at rulespecs/lib/18xx.rules:1205
         r_resolve_decision(g, v_company, g.attr(v_ability, "decision"))
 
 
 def r_owe_ability_decisions(g, v_company, v_moment, v_phase):
     """owe_ability_decisions(X, moment, phase): X owes the decision of each of its abilities with `when` that moment (and, with a phase, that `phase`) whose uses are not spent (nor ended by `removed_on`) (library '18xx' procedure owe_ability_decisions)"""
-    # at rulespecs/lib/18xx.rules:1209
+    # at rulespecs/lib/18xx.rules:1214
     for v_ability in g.attr(v_company, "abilities"):
-        # at rulespecs/lib/18xx.rules:1210
+        # at rulespecs/lib/18xx.rules:1215
         if (
             (
                 (
@@ -2260,19 +2268,19 @@ def r_owe_ability_decisions(g, v_company, v_moment, v_phase):
             (g.attr(v_ability, "removed_on") == None)
             or (not r_phase_at_least(g, g.attr(v_ability, "removed_on")))
         ):
-            # at rulespecs/lib/18xx.rules:1214
+            # at rulespecs/lib/18xx.rules:1219
             r_require_decision(g, v_company, g.attr(v_ability, "decision"))
 
 
 def r_ability_sold(g, v_company):
     """ability_sold(X): private X has just been sold to a corporation: each of its abilities with `when: sold` whose uses are not spent (nor ended by `removed_on`) becomes a decision X owes (library '18xx' procedure ability_sold)"""
-    # at rulespecs/lib/18xx.rules:1220
+    # at rulespecs/lib/18xx.rules:1225
     r_owe_ability_decisions(g, v_company, "sold", None)
 
 
 def r_ability_lay_cost(g, v_company, v_lay):
     """ability_lay_cost(X, lay): what a lay of private X's tile-lay ability costs, in currency units: nothing, or the lay's cost less the ability's `discount` off the tile's part (at least 0) (library '18xx' function ability_lay_cost)"""
-    # at rulespecs/lib/18xx.rules:1228
+    # at rulespecs/lib/18xx.rules:1233
     return (
         0
         if (
@@ -2314,7 +2322,7 @@ def r_ability_lay_cost(g, v_company, v_lay):
 
 def r_ability_spent(g, v_company, v_effect):
     """ability_spent(X, effect): X's first ability of that effect (a tile lay, a station) has been used its `count` times (once where it gives none), or in an operating round its `count_per_operating_round` times (library '18xx' function ability_spent)"""
-    # at rulespecs/lib/18xx.rules:1237
+    # at rulespecs/lib/18xx.rules:1242
     return any(
         (
             (
@@ -2354,7 +2362,7 @@ def r_ability_spent(g, v_company, v_effect):
 
 def r_count_ability_use(g, v_company, v_key):
     """count_ability_use(X, \"key\"): one use more of X's ability of that key, over the game and in this operating round (library '18xx' procedure count_ability_use)"""
-    # at rulespecs/lib/18xx.rules:1243
+    # at rulespecs/lib/18xx.rules:1248
     g.state_put(
         "ability_uses",
         (
@@ -2363,7 +2371,7 @@ def r_count_ability_use(g, v_company, v_key):
         ),
         (g.state_amount("ability_uses", v_company, v_key) + 1),
     )
-    # at rulespecs/lib/18xx.rules:1244
+    # at rulespecs/lib/18xx.rules:1249
     g.state_put(
         "ability_round_uses",
         (
@@ -2376,7 +2384,7 @@ def r_count_ability_use(g, v_company, v_key):
 
 def r_marker_ability(g, v_company):
     """marker_ability(X): X's revenue-marker ability (effect: hex_marker) that its holder uses now: the one whose owner is the holder's kind (a player or a corporation; unset: corporation), else X's first (library '18xx' function marker_ability)"""
-    # at rulespecs/lib/18xx.rules:1253
+    # at rulespecs/lib/18xx.rules:1258
     return (
         g.item(
             [
@@ -2409,7 +2417,7 @@ def r_marker_ability(g, v_company):
 
 def r_marker_for(g, v_owner, v_company):
     """marker_for(owner, X): whether a marker ability of that owner (player, corporation; none: corporation) serves X's holder's kind (library '18xx' function marker_for)"""
-    # at rulespecs/lib/18xx.rules:1258
+    # at rulespecs/lib/18xx.rules:1263
     return (
         g.among("players", g.b_holder_of(v_company))
         if (v_owner == "player")
@@ -2419,7 +2427,7 @@ def r_marker_for(g, v_owner, v_company):
 
 def r_marker_named_by_player(g, v_company):
     """marker_named_by_player(X): whether a player owner names the corporation X's marker serves (its marker_ability's owner is player and it is assigned_to a corporation, or a corporation or a minor), rather than its user placing it (library '18xx' function marker_named_by_player)"""
-    # at rulespecs/lib/18xx.rules:1261
+    # at rulespecs/lib/18xx.rules:1266
     return (g.attr(r_marker_ability(g, v_company), "owner") == "player") and (
         (g.attr(r_marker_ability(g, v_company), "assigned_to") == "corporation")
         or (g.attr(r_marker_ability(g, v_company), "assigned_to") == "corporation_or_minor")
@@ -2428,116 +2436,116 @@ def r_marker_named_by_player(g, v_company):
 
 def r_count_marker_use(g, v_company):
     """count_marker_use(X): X's revenue marker is placed: one use more of its marker_ability (count_ability_use), unless a player owner names the corporation it serves (marker_named_by_player) (library '18xx' procedure count_marker_use)"""
-    # at rulespecs/lib/18xx.rules:1265
+    # at rulespecs/lib/18xx.rules:1270
     if not r_marker_named_by_player(g, v_company):
-        # at rulespecs/lib/18xx.rules:1266
+        # at rulespecs/lib/18xx.rules:1271
         r_count_ability_use(g, v_company, g.attr(r_marker_ability(g, v_company), "key"))
 
 
 def r_ability_lay(g, v_company, v_hex, v_tile, v_rotation):
     """ability_lay(X, hex, tile, rotation): the tile of private X's tile-lay ability on the map for its owning corporation, besides its own lays, at the lay's cost less the ability's discount (ability_lay_cost), paid by X's holder; one use of the ability (refused where its `count` is spent); X closes where the ability says `closes_private: true` (library '18xx' procedure ability_lay)"""
-    # at rulespecs/lib/18xx.rules:1277
+    # at rulespecs/lib/18xx.rules:1282
     if not (any((g.attr(v_a, "effect") == "free_lay") for v_a in g.attr(v_company, "abilities"))):
         raise IllegalAction(
             "the private has no tile lay to give",
             rule="library '18xx' procedure ability_lay",
-            at="rulespecs/lib/18xx.rules:1277",
+            at="rulespecs/lib/18xx.rules:1282",
         )
-    # at rulespecs/lib/18xx.rules:1278
+    # at rulespecs/lib/18xx.rules:1283
     if not (not r_ability_spent(g, v_company, "free_lay")):
         raise IllegalAction(
             "the private's tile lays are used up",
             rule="library '18xx' procedure ability_lay",
-            at="rulespecs/lib/18xx.rules:1278",
+            at="rulespecs/lib/18xx.rules:1283",
         )
-    # at rulespecs/lib/18xx.rules:1279
+    # at rulespecs/lib/18xx.rules:1284
     v_ability = g.item(
         [v_a for v_a in g.attr(v_company, "abilities") if (g.attr(v_a, "effect") == "free_lay")], 0
     )
-    # at rulespecs/lib/18xx.rules:1280
+    # at rulespecs/lib/18xx.rules:1285
     v_lay = g.b_check_lay(v_company, v_hex, v_tile, v_rotation)
-    # at rulespecs/lib/18xx.rules:1281
+    # at rulespecs/lib/18xx.rules:1286
     v_cost = r_ability_lay_cost(g, v_company, v_lay)
-    # at rulespecs/lib/18xx.rules:1282
+    # at rulespecs/lib/18xx.rules:1287
     if not (g.b_cash(g.b_holder_of(v_company)) >= v_cost):
         raise IllegalAction(
             "the private's owner cannot pay for the tile",
             rule="library '18xx' procedure ability_lay",
-            at="rulespecs/lib/18xx.rules:1282",
+            at="rulespecs/lib/18xx.rules:1287",
         )
-    # at rulespecs/lib/18xx.rules:1283
+    # at rulespecs/lib/18xx.rules:1288
     g.transfer(v_cost, g.b_holder_of(v_company), g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1284
+    # at rulespecs/lib/18xx.rules:1289
     r_count_ability_use(g, v_company, g.attr(v_ability, "key"))
-    # at rulespecs/lib/18xx.rules:1285
+    # at rulespecs/lib/18xx.rules:1290
     g.b_lay(v_company, v_lay, v_tile)
-    # at rulespecs/lib/18xx.rules:1286
+    # at rulespecs/lib/18xx.rules:1291
     if g.attr(v_ability, "closes_private") == True:
-        # at rulespecs/lib/18xx.rules:1287
+        # at rulespecs/lib/18xx.rules:1292
         r_close_private(g, v_company)
 
 
 def r_ability_token(g, v_company, v_city):
     """ability_token(X, city): the owning corporation's station token in the city, free, one use of X's station ability (refused where its `count` is spent, or the corporation has no token left); with `extra_token: true`, a token beyond its charter's (library '18xx' procedure ability_token)"""
-    # at rulespecs/lib/18xx.rules:1297
+    # at rulespecs/lib/18xx.rules:1302
     if not (any((g.attr(v_a, "effect") == "free_token") for v_a in g.attr(v_company, "abilities"))):
         raise IllegalAction(
             "the private has no station token to give",
             rule="library '18xx' procedure ability_token",
-            at="rulespecs/lib/18xx.rules:1297",
+            at="rulespecs/lib/18xx.rules:1302",
         )
-    # at rulespecs/lib/18xx.rules:1298
+    # at rulespecs/lib/18xx.rules:1303
     if not (not r_ability_spent(g, v_company, "free_token")):
         raise IllegalAction(
             "the private's token has been placed already",
             rule="library '18xx' procedure ability_token",
-            at="rulespecs/lib/18xx.rules:1298",
+            at="rulespecs/lib/18xx.rules:1303",
         )
-    # at rulespecs/lib/18xx.rules:1299
+    # at rulespecs/lib/18xx.rules:1304
     v_ability = g.item(
         [v_a for v_a in g.attr(v_company, "abilities") if (g.attr(v_a, "effect") == "free_token")],
         0,
     )
-    # at rulespecs/lib/18xx.rules:1300
+    # at rulespecs/lib/18xx.rules:1305
     v_spot = g.b_check_token(v_company, v_city)
-    # at rulespecs/lib/18xx.rules:1301
+    # at rulespecs/lib/18xx.rules:1306
     v_corporation = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:1302
+    # at rulespecs/lib/18xx.rules:1307
     if not (r_tokens_left(g, v_corporation) > 0):
         raise IllegalAction(
             "the corporation has no station token left",
             rule="library '18xx' procedure ability_token",
-            at="rulespecs/lib/18xx.rules:1302",
+            at="rulespecs/lib/18xx.rules:1307",
         )
-    # at rulespecs/lib/18xx.rules:1303
+    # at rulespecs/lib/18xx.rules:1308
     r_count_ability_use(g, v_company, g.attr(v_ability, "key"))
-    # at rulespecs/lib/18xx.rules:1304
+    # at rulespecs/lib/18xx.rules:1309
     if g.attr(v_ability, "extra_token") == True:
-        # at rulespecs/lib/18xx.rules:1305
+        # at rulespecs/lib/18xx.rules:1310
         g.set_attr(v_corporation, "extra_tokens", (g.attr(v_corporation, "extra_tokens") + 1))
-    # at rulespecs/lib/18xx.rules:1307
+    # at rulespecs/lib/18xx.rules:1312
     g.b_place_station(v_corporation, v_spot)
 
 
 def r_return_token(g, v_company, v_city):
     """return_token(X, city): the owning corporation's station in the city back to its charter, one use of X's ability (refused where its `count` is spent); X closes where the ability says `closes_private: true` (library '18xx' procedure return_token)"""
-    # at rulespecs/lib/18xx.rules:1317
+    # at rulespecs/lib/18xx.rules:1322
     if not (
         any((g.attr(v_a, "effect") == "return_token") for v_a in g.attr(v_company, "abilities"))
     ):
         raise IllegalAction(
             "the private has no station token to take back",
             rule="library '18xx' procedure return_token",
-            at="rulespecs/lib/18xx.rules:1317",
+            at="rulespecs/lib/18xx.rules:1322",
         )
-    # at rulespecs/lib/18xx.rules:1318
+    # at rulespecs/lib/18xx.rules:1323
     if not (not r_ability_spent(g, v_company, "return_token")):
         raise IllegalAction(
             "the private's ability has been used",
             rule="library '18xx' procedure return_token",
-            at="rulespecs/lib/18xx.rules:1318",
+            at="rulespecs/lib/18xx.rules:1323",
         )
-    # at rulespecs/lib/18xx.rules:1319
+    # at rulespecs/lib/18xx.rules:1324
     v_ability = g.item(
         [
             v_a
@@ -2546,53 +2554,53 @@ def r_return_token(g, v_company, v_city):
         ],
         0,
     )
-    # at rulespecs/lib/18xx.rules:1320
+    # at rulespecs/lib/18xx.rules:1325
     v_corporation = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:1321
+    # at rulespecs/lib/18xx.rules:1326
     r_remove_station(g, v_corporation, v_city)
-    # at rulespecs/lib/18xx.rules:1322
+    # at rulespecs/lib/18xx.rules:1327
     g.set_attr(v_corporation, "tokens", (g.attr(v_corporation, "tokens") - 1))
-    # at rulespecs/lib/18xx.rules:1323
+    # at rulespecs/lib/18xx.rules:1328
     r_count_ability_use(g, v_company, g.attr(v_ability, "key"))
-    # at rulespecs/lib/18xx.rules:1324
+    # at rulespecs/lib/18xx.rules:1329
     if g.attr(v_ability, "closes_private") == True:
-        # at rulespecs/lib/18xx.rules:1325
+        # at rulespecs/lib/18xx.rules:1330
         r_close_private(g, v_company)
 
 
 def r_take_station(g, v_corporation, v_other):
     """take_station(C, M): C's next free station marker replaces M's station (its first; the others leave the map) in the same city, free of charge; refused where C has no marker left or may not hold a station there (library '18xx' procedure take_station)"""
-    # at rulespecs/lib/18xx.rules:1333
+    # at rulespecs/lib/18xx.rules:1338
     if not (r_tokens_left(g, v_corporation) > 0):
         raise IllegalAction(
             "the company has no station marker left",
             rule="library '18xx' procedure take_station",
-            at="rulespecs/lib/18xx.rules:1333",
+            at="rulespecs/lib/18xx.rules:1338",
         )
-    # at rulespecs/lib/18xx.rules:1334
+    # at rulespecs/lib/18xx.rules:1339
     if not (r_len(g, g.b_stations(v_other)) > 0):
         raise IllegalAction(
             "the company has no station to take",
             rule="library '18xx' procedure take_station",
-            at="rulespecs/lib/18xx.rules:1334",
+            at="rulespecs/lib/18xx.rules:1339",
         )
-    # at rulespecs/lib/18xx.rules:1335
+    # at rulespecs/lib/18xx.rules:1340
     v_city = g.item(g.b_stations(v_other), 0)
-    # at rulespecs/lib/18xx.rules:1336
+    # at rulespecs/lib/18xx.rules:1341
     r_remove_stations(g, v_other)
-    # at rulespecs/lib/18xx.rules:1337
+    # at rulespecs/lib/18xx.rules:1342
     g.b_place_station(v_corporation, g.b_check_token(v_corporation, v_city, True))
 
 
 def r_holds_card(g, v_corporation):
     """holds_card(C): whether C holds an ability card now (each card gives the company that holds it an ability, which C.card_abilities lists) (library '18xx' function holds_card)"""
-    # at rulespecs/lib/18xx.rules:1348
+    # at rulespecs/lib/18xx.rules:1353
     return r_len(g, g.attr(v_corporation, "card_abilities")) > 0
 
 
 def r_has_power(g, v_corporation, v_effect):
     """has_power(C, effect): the ability card C holds has an ability with that effect (never where C holds none) (library '18xx' function has_power)"""
-    # at rulespecs/lib/18xx.rules:1351
+    # at rulespecs/lib/18xx.rules:1356
     return any(
         (g.attr(v_a, "effect") == v_effect) for v_a in g.attr(v_corporation, "card_abilities")
     )
@@ -2600,7 +2608,7 @@ def r_has_power(g, v_corporation, v_effect):
 
 def r_power_value(g, v_corporation, v_effect, v_field):
     """power_value(C, effect, \"field\"): the field of the ability with that effect of the card C holds (its first that gives it), in its own unit; refused where it has none (library '18xx' function power_value)"""
-    # at rulespecs/lib/18xx.rules:1354
+    # at rulespecs/lib/18xx.rules:1359
     return g.item(
         g.item(
             [
@@ -2616,27 +2624,27 @@ def r_power_value(g, v_corporation, v_effect, v_field):
 
 def r_spend_cubes(g, v_corporation, v_n):
     """spend_cubes(C, n): n use cubes come off C's ability card: refused without a card, or with fewer than n left (library '18xx' procedure spend_cubes)"""
-    # at rulespecs/lib/18xx.rules:1362
+    # at rulespecs/lib/18xx.rules:1367
     if not (r_holds_card(g, v_corporation)):
         raise IllegalAction(
             "the company holds no ability card",
             rule="library '18xx' procedure spend_cubes",
-            at="rulespecs/lib/18xx.rules:1362",
+            at="rulespecs/lib/18xx.rules:1367",
         )
-    # at rulespecs/lib/18xx.rules:1363
+    # at rulespecs/lib/18xx.rules:1368
     if not ((v_n >= 1) and (v_n <= g.state_amount("cubes", v_corporation))):
         raise IllegalAction(
             "the card has not that many uses left",
             rule="library '18xx' procedure spend_cubes",
-            at="rulespecs/lib/18xx.rules:1363",
+            at="rulespecs/lib/18xx.rules:1368",
         )
-    # at rulespecs/lib/18xx.rules:1364
+    # at rulespecs/lib/18xx.rules:1369
     g.state_put("cubes", (v_corporation,), (g.state_amount("cubes", v_corporation) - v_n))
 
 
 def r_declared_effects(g):
     """declared_effects(): the effects a company declares the use of, spending its card's cubes (library '18xx' function declared_effects)"""
-    # at rulespecs/lib/18xx.rules:1376
+    # at rulespecs/lib/18xx.rules:1381
     return [
         "train_discount",
         "free_token",
@@ -2650,7 +2658,7 @@ def r_declared_effects(g):
 
 def r_discount_used(g, v_corporation):
     """discount_used(C): a declared train discount of C has been spent on a train from the bank (library '18xx' procedure discount_used)"""
-    # at rulespecs/lib/18xx.rules:1379
+    # at rulespecs/lib/18xx.rules:1384
     g.state_put(
         "declared_uses",
         (
@@ -2663,7 +2671,7 @@ def r_discount_used(g, v_corporation):
 
 def r_bank_price(g, v_corporation, v_train):
     """bank_price(C, T): what C pays the bank for T: its price, less its card's `discount_per_use` (percent) for each use C declared this turn on its `train_discount` ability, rounded down (library '18xx' function bank_price)"""
-    # at rulespecs/lib/18xx.rules:1383
+    # at rulespecs/lib/18xx.rules:1388
     return (
         g.attr(v_train, "price")
         if (g.state_amount("declared_uses", v_corporation, "train_discount") == 0)
@@ -2685,7 +2693,7 @@ def r_bank_price(g, v_corporation, v_train):
 
 def r_sellable(g, v_player, v_corporation):
     """sellable(P, C): the certificates of C that P may sell now (library '18xx' function sellable)"""
-    # at rulespecs/lib/18xx.rules:1479
+    # at rulespecs/lib/18xx.rules:1484
     return [
         v_c
         for v_c in r_held_certificates(g, v_player, v_corporation)
@@ -2723,7 +2731,7 @@ def r_sellable(g, v_player, v_corporation):
 
 def r_share_cost(g, v_corporation, v_source):
     """what one share costs from the source: from the corporation's own holding, its par price where treasury_shares_at says par; else the market price (library '18xx' function share_cost)"""
-    # at rulespecs/lib/18xx.rules:1511
+    # at rulespecs/lib/18xx.rules:1516
     return (
         g.b_price(v_corporation)
         if (v_source == "pool")
@@ -2737,7 +2745,7 @@ def r_share_cost(g, v_corporation, v_source):
 
 def r_payee(g, v_corporation, v_source):
     """who is paid for a certificate bought from the source: the bank for the pool; for the IPO the corporation under incremental capitalisation, else the bank (full: it receives its capital when it floats; partial: a part when it floats, the rest on release_capital; by_title: the title's own rules pay it); for the corporation's treasury the corporation, unless by_title (library '18xx' function payee)"""
-    # at rulespecs/lib/18xx.rules:1521
+    # at rulespecs/lib/18xx.rules:1526
     return (
         g.name("bank")
         if (v_source == "pool")
@@ -2761,49 +2769,49 @@ def r_payee(g, v_corporation, v_source):
 
 def r_price_drop_on_sale(g, v_seller, v_corporation, v_shares, v_sold):
     """Move the price down after a sale, as the title's sell_price_drop says (library '18xx' procedure price_drop_on_sale)"""
-    # at rulespecs/lib/18xx.rules:1568
+    # at rulespecs/lib/18xx.rules:1573
     if g.param("sell_price_drop") == "once_per_round":
-        # at rulespecs/lib/18xx.rules:1571
-        if not any(g.state_has("sold_this_round", v_q, v_corporation) for v_q in g.name("players")):
-            # at rulespecs/lib/18xx.rules:1572
-            r_market_move(g, v_corporation, "down")
-    elif g.param("sell_price_drop") == "per_share":
         # at rulespecs/lib/18xx.rules:1576
-        for v_k in range(1, (v_sold) + 1):
+        if not any(g.state_has("sold_this_round", v_q, v_corporation) for v_q in g.name("players")):
             # at rulespecs/lib/18xx.rules:1577
             r_market_move(g, v_corporation, "down")
-    elif g.param("sell_price_drop") == "per_sale":
+    elif g.param("sell_price_drop") == "per_share":
         # at rulespecs/lib/18xx.rules:1581
+        for v_k in range(1, (v_sold) + 1):
+            # at rulespecs/lib/18xx.rules:1582
+            r_market_move(g, v_corporation, "down")
+    elif g.param("sell_price_drop") == "per_sale":
+        # at rulespecs/lib/18xx.rules:1586
         r_market_move(g, v_corporation, "down")
     elif g.param("sell_price_drop") == "per_sale_by_president":
-        # at rulespecs/lib/18xx.rules:1584
+        # at rulespecs/lib/18xx.rules:1589
         if r_sold_by_president(g, v_seller, v_corporation, v_shares):
-            # at rulespecs/lib/18xx.rules:1585
+            # at rulespecs/lib/18xx.rules:1590
             r_market_move(g, v_corporation, "down")
     elif g.param("sell_price_drop") == "per_share_when_several_else_president":
-        # at rulespecs/lib/18xx.rules:1590
+        # at rulespecs/lib/18xx.rules:1595
         if v_sold > 1:
-            # at rulespecs/lib/18xx.rules:1591
+            # at rulespecs/lib/18xx.rules:1596
             for v_k in range(1, (v_sold) + 1):
-                # at rulespecs/lib/18xx.rules:1592
+                # at rulespecs/lib/18xx.rules:1597
                 r_market_move(g, v_corporation, "down")
         elif r_sold_by_president(g, v_seller, v_corporation, v_shares):
-            # at rulespecs/lib/18xx.rules:1595
+            # at rulespecs/lib/18xx.rules:1600
             r_market_move(g, v_corporation, "down")
     elif g.param("sell_price_drop") == None:
         pass
     else:
-        # at rulespecs/lib/18xx.rules:1568
+        # at rulespecs/lib/18xx.rules:1573
         raise IllegalAction(
             "no case of this match holds the value of `sell_price_drop`",
             rule="library '18xx' procedure price_drop_on_sale",
-            at="rulespecs/lib/18xx.rules:1568",
+            at="rulespecs/lib/18xx.rules:1573",
         )
 
 
 def r_sold_by_president(g, v_seller, v_corporation, v_shares):
     """the seller presided the corporation when he sold: he presides it, or he sold its president's certificate (the presidency then passing to another holder) (library '18xx' function sold_by_president)"""
-    # at rulespecs/lib/18xx.rules:1604
+    # at rulespecs/lib/18xx.rules:1609
     return (r_president(g, v_corporation) == v_seller) or (
         r_president_certificate(g, v_corporation) in v_shares
     )
@@ -2811,7 +2819,7 @@ def r_sold_by_president(g, v_seller, v_corporation, v_shares):
 
 def r_tokens_left(g, v_corporation):
     """tokens_left(C): the station tokens C has not placed: its charter's and its extra ones, less those on the map and those taken from the right of its charter (library '18xx' function tokens_left)"""
-    # at rulespecs/lib/18xx.rules:1644
+    # at rulespecs/lib/18xx.rules:1649
     return (
         (g.attr(v_corporation, "charter_tokens") + g.attr(v_corporation, "extra_tokens"))
         - g.attr(v_corporation, "tokens")
@@ -2820,7 +2828,7 @@ def r_tokens_left(g, v_corporation):
 
 def r_charter_token_price(g, v_corporation, v_place):
     """charter_token_price(C, n): the printed price of the station token in place n (from 0) of C's charter; 0 where the charter has no such place (library '18xx' function charter_token_price)"""
-    # at rulespecs/lib/18xx.rules:1647
+    # at rulespecs/lib/18xx.rules:1652
     return (
         g.item(g.attr(v_corporation, "token_prices"), v_place)
         if ((v_place >= 0) and (v_place < g.attr(v_corporation, "charter_tokens")))
@@ -2830,7 +2838,7 @@ def r_charter_token_price(g, v_corporation, v_place):
 
 def r_next_token_cost(g, v_corporation):
     """next_token_cost(C): the price of C's next station token: the first of its charter's not placed (library '18xx' function next_token_cost)"""
-    # at rulespecs/lib/18xx.rules:1650
+    # at rulespecs/lib/18xx.rules:1655
     return r_charter_token_price(
         g, v_corporation, (g.attr(v_corporation, "tokens") - g.attr(v_corporation, "extra_tokens"))
     )
@@ -2838,7 +2846,7 @@ def r_next_token_cost(g, v_corporation):
 
 def r_last_token_cost(g, v_corporation):
     """last_token_cost(C): the printed price of the last station token C placed from its charter (what a token taken back to the charter refunds: it returns to that place) (library '18xx' function last_token_cost)"""
-    # at rulespecs/lib/18xx.rules:1653
+    # at rulespecs/lib/18xx.rules:1658
     return r_charter_token_price(
         g,
         v_corporation,
@@ -2848,7 +2856,7 @@ def r_last_token_cost(g, v_corporation):
 
 def r_slot_abilities(g, v_corporation, v_spot):
     """slot_abilities(C, spot): C's reserved_slot abilities for the spot's hex, in the rulespec's order (library '18xx' function slot_abilities)"""
-    # at rulespecs/lib/18xx.rules:1663
+    # at rulespecs/lib/18xx.rules:1668
     return [
         v_a
         for v_a in g.attr(v_corporation, "abilities")
@@ -2861,7 +2869,7 @@ def r_slot_abilities(g, v_corporation, v_spot):
 
 def r_kept_slot(g, v_corporation, v_spot):
     """kept_slot(C, spot): the first of C's reserved_slot abilities for the spot's hex keeps the slot for C now at a price of its own: the reservation is C's, or the ability is `lasting`, and it gives a `price` (library '18xx' function kept_slot)"""
-    # at rulespecs/lib/18xx.rules:1666
+    # at rulespecs/lib/18xx.rules:1671
     return (
         (r_len(g, r_slot_abilities(g, v_corporation, v_spot)) > 0)
         and (
@@ -2873,7 +2881,7 @@ def r_kept_slot(g, v_corporation, v_spot):
 
 def r_token_cost(g, v_corporation, v_spot):
     """token_cost(C, spot): what C's station token in `spot` costs: nothing with a free_token use declared this turn; in a slot one of its abilities keeps for it (kept_slot), the ability's price, or its teleport_price where C has no route to it; else the price of its next token (library '18xx' function token_cost)"""
-    # at rulespecs/lib/18xx.rules:1670
+    # at rulespecs/lib/18xx.rules:1675
     return (
         0
         if (g.state_amount("declared_uses", v_corporation, "free_token") > 0)
@@ -2899,7 +2907,7 @@ def r_token_cost(g, v_corporation, v_spot):
 
 def r_home_open(g, v_corporation):
     """home_open(C): C's home station stands on the map already or has somewhere to go now: its printed home's city, or, for a home chosen when the company floats, some city with an open slot for it (library '18xx' function home_open)"""
-    # at rulespecs/lib/18xx.rules:1682
+    # at rulespecs/lib/18xx.rules:1687
     return (g.attr(v_corporation, "tokens") > 0) or any(
         True for v_spot in g.b_home_spots(v_corporation)
     )
@@ -2907,22 +2915,22 @@ def r_home_open(g, v_corporation):
 
 def r_place_home_token(g, v_company):
     """place_home_token(C): C's first token, free, in its home station: its printed home's city (unless its station stands there already); a home chosen when it floats is a place_token decision C owes (library '18xx' procedure place_home_token)"""
-    # at rulespecs/lib/18xx.rules:1685
+    # at rulespecs/lib/18xx.rules:1690
     if g.attr(v_company, "home") == "chosen_on_float":
-        # at rulespecs/lib/18xx.rules:1686
+        # at rulespecs/lib/18xx.rules:1691
         r_require_decision(g, v_company, "place_token")
     else:
-        # at rulespecs/lib/18xx.rules:1688
+        # at rulespecs/lib/18xx.rules:1693
         for v_spot in g.b_home_spots(v_company):
-            # at rulespecs/lib/18xx.rules:1689
+            # at rulespecs/lib/18xx.rules:1694
             g.b_place_station(v_company, v_spot)
 
 
 def r_set_revenue(g, v_corporation, v_amount):
     """set_revenue(C, x): C's trains earned x in this run: its revenue; a declared longer_trains use of C is spent (library '18xx' procedure set_revenue)"""
-    # at rulespecs/lib/18xx.rules:1710
+    # at rulespecs/lib/18xx.rules:1715
     g.set_attr(v_corporation, "revenue", v_amount)
-    # at rulespecs/lib/18xx.rules:1711
+    # at rulespecs/lib/18xx.rules:1716
     g.state_put(
         "declared_uses",
         (
@@ -2931,60 +2939,60 @@ def r_set_revenue(g, v_corporation, v_amount):
         ),
         0,
     )
-    # at rulespecs/lib/18xx.rules:1712
+    # at rulespecs/lib/18xx.rules:1717
     g.state_put("total_revenue", (), (g.state_amount("total_revenue") + v_amount))
 
 
 def a_run_routes(g, v_corporation, v_routes):
     """Run trains (§\"Running Trains\")"""
-    # at rulespecs/lib/18xx.rules:1716
+    # at rulespecs/lib/18xx.rules:1721
     if not (r_in_step(g, v_corporation, "run_routes")):
         raise IllegalAction(
             "trains run after track and tokens",
             rule='§"Running Trains"',
-            at="rulespecs/lib/18xx.rules:1716",
+            at="rulespecs/lib/18xx.rules:1721",
         )
-    # at rulespecs/lib/18xx.rules:1717
+    # at rulespecs/lib/18xx.rules:1722
     r_set_revenue(g, v_corporation, g.b_route_revenue(v_corporation, v_routes))
-    # at rulespecs/lib/18xx.rules:1718
+    # at rulespecs/lib/18xx.rules:1723
     r_end_step(g, v_corporation)
 
 
 def a_dividend(g, v_corporation, v_kind):
     """Pay out, withhold or pay half (§\"Paying Dividends\")"""
-    # at rulespecs/lib/18xx.rules:1733
+    # at rulespecs/lib/18xx.rules:1738
     if not (r_in_step(g, v_corporation, "dividend")):
         raise IllegalAction(
             "revenue is disposed of after the trains run",
             rule='§"Paying Dividends"',
-            at="rulespecs/lib/18xx.rules:1733",
+            at="rulespecs/lib/18xx.rules:1738",
         )
-    # at rulespecs/lib/18xx.rules:1734
+    # at rulespecs/lib/18xx.rules:1739
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
             "the title does not allow that",
             rule='§"Paying Dividends"',
-            at="rulespecs/lib/18xx.rules:1734",
+            at="rulespecs/lib/18xx.rules:1739",
         )
-    # at rulespecs/lib/18xx.rules:1735
+    # at rulespecs/lib/18xx.rules:1740
     v_revenue = r_revenue(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:1736
+    # at rulespecs/lib/18xx.rules:1741
     v_paid = (
         v_revenue if (v_kind == "payout") else (r_half(g, v_revenue) if (v_kind == "half") else 0)
     )
-    # at rulespecs/lib/18xx.rules:1737
+    # at rulespecs/lib/18xx.rules:1742
     g.transfer((v_revenue - v_paid), g.name("bank"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1738
+    # at rulespecs/lib/18xx.rules:1743
     r_pay_dividends(g, v_corporation, v_paid)
-    # at rulespecs/lib/18xx.rules:1739
+    # at rulespecs/lib/18xx.rules:1744
     r_dividend_price_move(g, v_corporation, v_kind, v_paid)
-    # at rulespecs/lib/18xx.rules:1740
+    # at rulespecs/lib/18xx.rules:1745
     r_end_step(g, v_corporation)
 
 
 def r_half(g, v_revenue):
     """the shareholders' part of a half payout, by the title's half_pay_rounding (library '18xx' function half)"""
-    # at rulespecs/lib/18xx.rules:1746
+    # at rulespecs/lib/18xx.rules:1751
     return (
         r_min(g, v_revenue, (((v_revenue + 19) // 20) * 10))
         if (g.param("half_pay_rounding") == "shareholders_get_larger_ten")
@@ -2994,13 +3002,13 @@ def r_half(g, v_revenue):
 
 def r_pay_dividends(g, v_corporation, v_paid):
     """Pay each holding its share of the dividends (§\"Paying Dividends\")"""
-    # at rulespecs/lib/18xx.rules:1754
+    # at rulespecs/lib/18xx.rules:1759
     for v_c in g.attr(v_corporation, "certificates"):
-        # at rulespecs/lib/18xx.rules:1755
+        # at rulespecs/lib/18xx.rules:1760
         v_holder = g.b_holder_of(v_c)
-        # at rulespecs/lib/18xx.rules:1756
+        # at rulespecs/lib/18xx.rules:1761
         if r_opens_holding(g, v_c) and (v_holder != g.name("scrap")):
-            # at rulespecs/lib/18xx.rules:1757
+            # at rulespecs/lib/18xx.rules:1762
             g.transfer(
                 r_pay_per_share(g, v_corporation, v_holder, v_paid),
                 g.name("bank"),
@@ -3010,7 +3018,7 @@ def r_pay_dividends(g, v_corporation, v_paid):
 
 def r_dividend_payee(g, v_holder, v_corporation):
     """who receives the dividend of a holding: players themselves; the pool's and the treasury's shares as the title says; the IPO's (full or partial capitalisation) the bank keeps (library '18xx' function dividend_payee)"""
-    # at rulespecs/lib/18xx.rules:1767
+    # at rulespecs/lib/18xx.rules:1772
     return (
         g.name("bank")
         if (v_holder == g.name("initial_offering"))
@@ -3028,21 +3036,21 @@ def r_dividend_payee(g, v_holder, v_corporation):
 
 def r_move_train_marker(g, v_corporation):
     """move_train_marker(C): C bought a train from the bank that moves the train purchase marker: the marker goes beside C's round marker, unless the game's end has been called (it then stays put) (library '18xx' procedure move_train_marker)"""
-    # at rulespecs/lib/18xx.rules:1794
+    # at rulespecs/lib/18xx.rules:1799
     if not g.b_end_called():
-        # at rulespecs/lib/18xx.rules:1795
+        # at rulespecs/lib/18xx.rules:1800
         for v_c in g.name("corporations"):
-            # at rulespecs/lib/18xx.rules:1796
+            # at rulespecs/lib/18xx.rules:1801
             g.state_set("train_marker", (v_c,), (v_c == v_corporation))
-        # at rulespecs/lib/18xx.rules:1798
+        # at rulespecs/lib/18xx.rules:1803
         for v_m in g.name("minors"):
-            # at rulespecs/lib/18xx.rules:1799
+            # at rulespecs/lib/18xx.rules:1804
             g.state_set("train_marker", (v_m,), (v_m == v_corporation))
 
 
 def r_would_export(g, v_corporation):
     """would_export(C): C's turn ending now without a train from the bank would export the rest of the type the bank sells first (train_export: C holds the train purchase marker, its turn is not one resumed after a stock round, the game's end is not called, and that type may be exported) (library '18xx' function would_export)"""
-    # at rulespecs/lib/18xx.rules:1805
+    # at rulespecs/lib/18xx.rules:1810
     return (
         (
             (
@@ -3063,87 +3071,87 @@ def r_would_export(g, v_corporation):
 
 def r_trade_in(g, v_corporation, v_train, v_price, v_exchange):
     """A train traded in for one the bank sells, at the discount the new train gives it (supplement from \"18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)\")"""
-    # at rulespecs/lib/18xx.rules:1873
+    # at rulespecs/lib/18xx.rules:1878
     if not ((g.b_holder_of(v_train) == g.name("depot")) and (v_train in g.b_available_trains())):
         raise IllegalAction(
             "a train is traded in only for one the bank sells now",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1873",
+            at="rulespecs/lib/18xx.rules:1878",
         )
-    # at rulespecs/lib/18xx.rules:1874
+    # at rulespecs/lib/18xx.rules:1879
     if not (g.b_holder_of(v_exchange) == v_corporation):
         raise IllegalAction(
             "the corporation trades in only a train it owns",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1874",
+            at="rulespecs/lib/18xx.rules:1879",
         )
-    # at rulespecs/lib/18xx.rules:1875
+    # at rulespecs/lib/18xx.rules:1880
     v_discount = r_trade_in_discount(g, v_train, v_exchange)
-    # at rulespecs/lib/18xx.rules:1876
+    # at rulespecs/lib/18xx.rules:1881
     if not (v_discount > 0):
         raise IllegalAction(
             "the new train takes no train of that type in trade",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1876",
+            at="rulespecs/lib/18xx.rules:1881",
         )
-    # at rulespecs/lib/18xx.rules:1877
+    # at rulespecs/lib/18xx.rules:1882
     if not (g.state_amount("bank_buys_this_turn") < g.param("bank_trains_per_turn")):
         raise IllegalAction(
             "no more trains from the bank this turn",
             rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:1877",
+            at="rulespecs/lib/18xx.rules:1882",
         )
-    # at rulespecs/lib/18xx.rules:1878
+    # at rulespecs/lib/18xx.rules:1883
     if not (v_price == (g.attr(v_train, "price") - v_discount)):
         raise IllegalAction(
             "a trade-in pays the printed price less the discount",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1878",
+            at="rulespecs/lib/18xx.rules:1883",
         )
-    # at rulespecs/lib/18xx.rules:1879
+    # at rulespecs/lib/18xx.rules:1884
     if not (g.b_cash(v_corporation) >= v_price):
         raise IllegalAction(
             "the corporation cannot pay for the train",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1879",
+            at="rulespecs/lib/18xx.rules:1884",
         )
-    # at rulespecs/lib/18xx.rules:1880
+    # at rulespecs/lib/18xx.rules:1885
     g.move(v_exchange, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1881
+    # at rulespecs/lib/18xx.rules:1886
     g.transfer(v_price, v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1882
+    # at rulespecs/lib/18xx.rules:1887
     g.move(v_train, g.name("depot"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1883
+    # at rulespecs/lib/18xx.rules:1888
     g.b_train_bought(v_corporation, v_train, True)
 
 
 def a_discard_train(g, v_corporation, v_train):
     """Discard a train over the train limit (library '18xx' action discard_train)"""
-    # at rulespecs/lib/18xx.rules:1887
+    # at rulespecs/lib/18xx.rules:1892
     if not (r_pending_decision(g, v_corporation, "discard_train")):
         raise IllegalAction(
             "only a corporation over the train limit discards",
             rule="library '18xx' action discard_train",
-            at="rulespecs/lib/18xx.rules:1887",
+            at="rulespecs/lib/18xx.rules:1892",
         )
-    # at rulespecs/lib/18xx.rules:1888
+    # at rulespecs/lib/18xx.rules:1893
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
             "the corporation does not own that train",
             rule="library '18xx' action discard_train",
-            at="rulespecs/lib/18xx.rules:1888",
+            at="rulespecs/lib/18xx.rules:1893",
         )
-    # at rulespecs/lib/18xx.rules:1889
+    # at rulespecs/lib/18xx.rules:1894
     g.move(v_train, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1890
+    # at rulespecs/lib/18xx.rules:1895
     if r_limit_trains(g, v_corporation) <= r_train_limit(g, v_corporation):
-        # at rulespecs/lib/18xx.rules:1891
+        # at rulespecs/lib/18xx.rules:1896
         r_resolve_decision(g, v_corporation, "discard_train")
 
 
 def r_emergency_need(g, v_player):
     """what the president still lacks for the train: the price emergency_sale_minimum names, less his cash and the operating corporation's (library '18xx' function emergency_need)"""
-    # at rulespecs/lib/18xx.rules:1918
+    # at rulespecs/lib/18xx.rules:1923
     return (
         (
             r_dearest_train_price(g)
@@ -3160,7 +3168,7 @@ def r_forced_purchase_help(g, v_corporation, v_price):
 
 def r_forced_shortfall(g, v_corporation):
     """What the corporation still lacks for the cheapest train it must buy after forced_purchase_help, none here (0 where it need not buy one) (library '18xx' function forced_shortfall)"""
-    # at rulespecs/lib/18xx.rules:1934
+    # at rulespecs/lib/18xx.rules:1939
     return (
         r_max(g, 0, (r_cheapest_train_price(g) - g.b_cash(v_corporation)))
         if r_must_buy_train(g, v_corporation)
@@ -3170,71 +3178,71 @@ def r_forced_shortfall(g, v_corporation):
 
 def r_rust_trains(g, v_train_type):
     """rust_trains(T): every train of type T leaves the game (to the scrap heap), whoever holds it (library '18xx' procedure rust_trains)"""
-    # at rulespecs/lib/18xx.rules:1939
+    # at rulespecs/lib/18xx.rules:1944
     for v_t in g.name("all_trains"):
-        # at rulespecs/lib/18xx.rules:1940
+        # at rulespecs/lib/18xx.rules:1945
         if (g.attr(v_t, "name") == v_train_type) and (g.b_holder_of(v_t) != g.name("scrap")):
-            # at rulespecs/lib/18xx.rules:1941
+            # at rulespecs/lib/18xx.rules:1946
             g.move(v_t, g.b_holder_of(v_t), g.name("scrap"))
 
 
 def r_on_first_train(g, v_train):
     """The first train of a type: older trains become obsolete or rust, and the phase it begins starts (library '18xx' procedure on_first_train)"""
-    # at rulespecs/lib/18xx.rules:1952
+    # at rulespecs/lib/18xx.rules:1957
     for v_card in g.name("train_cards"):
-        # at rulespecs/lib/18xx.rules:1953
+        # at rulespecs/lib/18xx.rules:1958
         if g.attr(v_card, "obsolete_on") == g.attr(v_train, "name"):
-            # at rulespecs/lib/18xx.rules:1954
+            # at rulespecs/lib/18xx.rules:1959
             g.b_make_obsolete(g.attr(v_card, "key"))
-        # at rulespecs/lib/18xx.rules:1956
-        if g.attr(v_train, "name") in g.attr(v_card, "rusts_on"):
-            # at rulespecs/lib/18xx.rules:1957
-            r_rust_trains(g, g.attr(v_card, "key"))
-    # at rulespecs/lib/18xx.rules:1960
-    for v_p in g.name("phases"):
         # at rulespecs/lib/18xx.rules:1961
+        if g.attr(v_train, "name") in g.attr(v_card, "rusts_on"):
+            # at rulespecs/lib/18xx.rules:1962
+            r_rust_trains(g, g.attr(v_card, "key"))
+    # at rulespecs/lib/18xx.rules:1965
+    for v_p in g.name("phases"):
+        # at rulespecs/lib/18xx.rules:1966
         if (g.attr(v_train, "name") in g.attr(v_p, "on_train")) and (
             not r_phase_at_least(g, g.attr(v_p, "key"))
         ):
-            # at rulespecs/lib/18xx.rules:1962
+            # at rulespecs/lib/18xx.rules:1967
             g.b_enter_phase(g.attr(v_p, "key"))
-    # at rulespecs/lib/18xx.rules:1965
+    # at rulespecs/lib/18xx.rules:1970
     g.emit("first_train", v_train)
 
 
 def r_take_presidency(g, v_corporation):
     """A holder with more than the president takes the presidency, giving shares worth the president's certificate (library '18xx' procedure take_presidency)"""
-    # at rulespecs/lib/18xx.rules:1976
+    # at rulespecs/lib/18xx.rules:1981
     for v_president in g.name("players"):
-        # at rulespecs/lib/18xx.rules:1977
+        # at rulespecs/lib/18xx.rules:1982
         if g.b_holder_of(r_president_certificate(g, v_corporation)) == v_president:
-            # at rulespecs/lib/18xx.rules:1978
+            # at rulespecs/lib/18xx.rules:1983
             r_hand_over_to_challenger(g, v_corporation, v_president, 0)
 
 
 def r_hand_over_to_challenger(g, v_corporation, v_president, v_sold):
     """The holder who takes the presidency from the president, were he to hold n percent less, takes it by the exchange (library '18xx' procedure hand_over_to_challenger)"""
-    # at rulespecs/lib/18xx.rules:1989
+    # at rulespecs/lib/18xx.rules:1994
     for v_holder in g.b_presidency_challengers(v_corporation, v_president, v_sold):
-        # at rulespecs/lib/18xx.rules:1990
+        # at rulespecs/lib/18xx.rules:1995
         r_exchange_presidency(g, v_corporation, v_president, v_holder)
 
 
 def r_exchange_presidency(g, v_corporation, v_president, v_challenger):
     """The challenger gives the president ordinary certificates worth the president's certificate and takes it (library '18xx' procedure exchange_presidency)"""
-    # at rulespecs/lib/18xx.rules:1996
+    # at rulespecs/lib/18xx.rules:2001
     for v_c in g.b_exchange_given(v_corporation, v_challenger):
-        # at rulespecs/lib/18xx.rules:1997
+        # at rulespecs/lib/18xx.rules:2002
         g.move(v_c, v_challenger, v_president)
-    # at rulespecs/lib/18xx.rules:1999
+    # at rulespecs/lib/18xx.rules:2004
     g.move(r_president_certificate(g, v_corporation), v_president, v_challenger)
-    # at rulespecs/lib/18xx.rules:2000
+    # at rulespecs/lib/18xx.rules:2005
     g.emit("president_changed", v_corporation, v_president, v_challenger)
 
 
 def r_can_hand_over_presidency(g, v_corporation, v_player, v_sold):
     """can_hand_over_presidency(C, P, n): P holds C's president's certificate, and were he to hold n percent less, a holder would take it from him (hand_over_presidency) (library '18xx' function can_hand_over_presidency)"""
-    # at rulespecs/lib/18xx.rules:2007
+    # at rulespecs/lib/18xx.rules:2012
     return (g.b_holder_of(r_president_certificate(g, v_corporation)) == v_player) and (
         r_len(g, g.b_presidency_challengers(v_corporation, v_player, v_sold)) > 0
     )
@@ -3242,49 +3250,49 @@ def r_can_hand_over_presidency(g, v_corporation, v_player, v_sold):
 
 def r_hand_over_presidency(g, v_corporation, v_player, v_sold):
     """P, C's president, sells n percent of C, his president's certificate among it: the holder who then holds the most, more than P's n percent less, takes the president's certificate and gives P certificates worth it, which P may then sell (library '18xx' procedure hand_over_presidency)"""
-    # at rulespecs/lib/18xx.rules:2012
+    # at rulespecs/lib/18xx.rules:2017
     if not (g.b_holder_of(r_president_certificate(g, v_corporation)) == v_player):
         raise IllegalAction(
             "the seller does not hold the president's certificate",
             rule="library '18xx' procedure hand_over_presidency",
-            at="rulespecs/lib/18xx.rules:2012",
+            at="rulespecs/lib/18xx.rules:2017",
         )
-    # at rulespecs/lib/18xx.rules:2014
+    # at rulespecs/lib/18xx.rules:2019
     if not (r_can_hand_over_presidency(g, v_corporation, v_player, v_sold)):
         raise IllegalAction(
             "the sale would hand the presidency to nobody: no other holder would then hold more, with certificates worth the president's certificate",
             rule="library '18xx' procedure hand_over_presidency",
-            at="rulespecs/lib/18xx.rules:2014",
+            at="rulespecs/lib/18xx.rules:2019",
         )
-    # at rulespecs/lib/18xx.rules:2016
+    # at rulespecs/lib/18xx.rules:2021
     r_hand_over_to_challenger(g, v_corporation, v_player, v_sold)
-    # at rulespecs/lib/18xx.rules:2018
+    # at rulespecs/lib/18xx.rules:2023
     if not (g.b_holder_of(r_president_certificate(g, v_corporation)) != v_player):
         raise IllegalAction(
             "the president's certificate found no taker",
             rule="library '18xx' procedure hand_over_presidency",
-            at="rulespecs/lib/18xx.rules:2018",
+            at="rulespecs/lib/18xx.rules:2023",
         )
 
 
 def a_end_game(g, v_player):
     """The players end the game by agreement (assumed \"no rulebook ends a game by agreement, yet players do (18xx.games records it as end_game, reason manually_ended): the game ends at once and each player scores his holdings as they stand, by the title's own end scoring\")"""
-    # at rulespecs/lib/18xx.rules:2026
+    # at rulespecs/lib/18xx.rules:2031
     if not (not r_in_round(g, "draft")):
         raise IllegalAction(
             "the game cannot end by agreement before its opening draft is over",
             rule="assumed \"a draft's picks are paid for and owned only when it ends: a game ended in it would leave companies picked and nobody's\"",
-            at="rulespecs/lib/18xx.rules:2026",
+            at="rulespecs/lib/18xx.rules:2031",
         )
-    # at rulespecs/lib/18xx.rules:2028
+    # at rulespecs/lib/18xx.rules:2033
     g.b_end_game_now("agreement")
 
 
 def r_check_take_over(g, v_corporation):
     """A corporation holding another's president's certificate takes it over, at once (library '18xx' procedure check_take_over)"""
-    # at rulespecs/lib/18xx.rules:2039
+    # at rulespecs/lib/18xx.rules:2044
     v_owner = g.b_holder_of(r_president_certificate(g, v_corporation))
-    # at rulespecs/lib/18xx.rules:2041
+    # at rulespecs/lib/18xx.rules:2046
     if (
         (
             (g.among("corporations", v_owner) and (v_owner != v_corporation))
@@ -3292,27 +3300,27 @@ def r_check_take_over(g, v_corporation):
         )
         and (not r_closed(g, v_owner))
     ) and (not r_closed(g, v_corporation)):
-        # at rulespecs/lib/18xx.rules:2043
+        # at rulespecs/lib/18xx.rules:2048
         r_take_over(g, v_owner, v_corporation)
 
 
 def r_take_over_stations(g, v_owner, v_owned, v_swaps):
     """take_over_stations(O, C, n): C's stations in hexes where O has one leave the map; where n > 0, C has stations left and O tokens, O's president chooses up to n of them to replace with O's own, free (a pending place_token; pass to replace no more); the rest leave the map when the choice is over (library '18xx' procedure take_over_stations)"""
-    # at rulespecs/lib/18xx.rules:2057
+    # at rulespecs/lib/18xx.rules:2062
     v_total = r_len(g, g.b_stations(v_owned))
-    # at rulespecs/lib/18xx.rules:2058
+    # at rulespecs/lib/18xx.rules:2063
     v_shared = [
         v_city
         for v_city in g.b_stations(v_owned)
         if any((g.b_part(v_c, "-", 0) == g.b_part(v_city, "-", 0)) for v_c in g.b_stations(v_owner))
     ]
-    # at rulespecs/lib/18xx.rules:2059
+    # at rulespecs/lib/18xx.rules:2064
     for v_city in v_shared:
-        # at rulespecs/lib/18xx.rules:2060
+        # at rulespecs/lib/18xx.rules:2065
         r_remove_station(g, v_owned, v_city)
-    # at rulespecs/lib/18xx.rules:2062
+    # at rulespecs/lib/18xx.rules:2067
     if ((v_swaps > 0) and (v_total > r_len(g, v_shared))) and (r_tokens_left(g, v_owner) > 0):
-        # at rulespecs/lib/18xx.rules:2063
+        # at rulespecs/lib/18xx.rules:2068
         g.list_append(
             "station_swaps",
             (
@@ -3320,7 +3328,7 @@ def r_take_over_stations(g, v_owner, v_owned, v_swaps):
                 v_owned,
             ),
         )
-        # at rulespecs/lib/18xx.rules:2064
+        # at rulespecs/lib/18xx.rules:2069
         g.state_put(
             "station_swaps_left",
             (
@@ -3329,13 +3337,13 @@ def r_take_over_stations(g, v_owner, v_owned, v_swaps):
             ),
             v_swaps,
         )
-        # at rulespecs/lib/18xx.rules:2065
+        # at rulespecs/lib/18xx.rules:2070
         r_require_decision(g, v_owner, "place_token")
 
 
 def r_station_choice_open(g, v_corporation):
     """station_choice_open(C): C's president chooses among the stations of a corporation C took over now (a pass replaces no more of them) (library '18xx' function station_choice_open)"""
-    # at rulespecs/lib/18xx.rules:2071
+    # at rulespecs/lib/18xx.rules:2076
     return any(
         g.list_first_for(
             "station_swaps",
@@ -3350,7 +3358,7 @@ def r_station_choice_open(g, v_corporation):
 
 def r_takeover_station(g, v_corporation, v_city):
     """takeover_station(C, city): the city holds a station of the corporation C has taken over whose stations C's president chooses among now (the first such take-over of C's) (library '18xx' function takeover_station)"""
-    # at rulespecs/lib/18xx.rules:2075
+    # at rulespecs/lib/18xx.rules:2080
     return any(
         (
             g.list_first_for(
@@ -3368,7 +3376,7 @@ def r_takeover_station(g, v_corporation, v_city):
 
 def r_swap_station(g, v_corporation, v_city):
     """swap_station(C, city): the station in the city of the corporation C took over becomes C's, free, counted off the far end of C's charter; when C may replace no more (the limit, no station left, no token left) the choice is over (end_station_swap) (library '18xx' procedure swap_station)"""
-    # at rulespecs/lib/18xx.rules:2079
+    # at rulespecs/lib/18xx.rules:2084
     for v_owned in [
         v_c
         for v_c in g.name("corporations")
@@ -3380,17 +3388,17 @@ def r_swap_station(g, v_corporation, v_city):
             ),
         )
     ]:
-        # at rulespecs/lib/18xx.rules:2080
+        # at rulespecs/lib/18xx.rules:2085
         g.b_hand_over_station(v_owned, v_corporation, v_city)
-        # at rulespecs/lib/18xx.rules:2081
+        # at rulespecs/lib/18xx.rules:2086
         g.set_attr(v_corporation, "tokens_right", (g.attr(v_corporation, "tokens_right") + 1))
-        # at rulespecs/lib/18xx.rules:2082
+        # at rulespecs/lib/18xx.rules:2087
         v_left = g.state_amount("station_swaps_left", v_corporation, v_owned)
-        # at rulespecs/lib/18xx.rules:2083
+        # at rulespecs/lib/18xx.rules:2088
         if ((v_left > 1) and (r_len(g, g.b_stations(v_owned)) > 0)) and (
             r_tokens_left(g, v_corporation) > 0
         ):
-            # at rulespecs/lib/18xx.rules:2084
+            # at rulespecs/lib/18xx.rules:2089
             g.state_put(
                 "station_swaps_left",
                 (
@@ -3400,13 +3408,13 @@ def r_swap_station(g, v_corporation, v_city):
                 (v_left - 1),
             )
         else:
-            # at rulespecs/lib/18xx.rules:2086
+            # at rulespecs/lib/18xx.rules:2091
             r_end_station_swap(g, v_corporation)
 
 
 def r_end_station_swap(g, v_owner):
     """end_station_swap(O): the choice of the stations of the corporation O took over first is over: the rest leave the map; a further take-over's choice of O's comes next (library '18xx' procedure end_station_swap)"""
-    # at rulespecs/lib/18xx.rules:2093
+    # at rulespecs/lib/18xx.rules:2098
     for v_owned in [
         v_c
         for v_c in g.name("corporations")
@@ -3418,7 +3426,7 @@ def r_end_station_swap(g, v_owner):
             ),
         )
     ]:
-        # at rulespecs/lib/18xx.rules:2094
+        # at rulespecs/lib/18xx.rules:2099
         g.list_remove(
             "station_swaps",
             (
@@ -3426,7 +3434,7 @@ def r_end_station_swap(g, v_owner):
                 v_owned,
             ),
         )
-        # at rulespecs/lib/18xx.rules:2095
+        # at rulespecs/lib/18xx.rules:2100
         g.state_put(
             "station_swaps_left",
             (
@@ -3435,35 +3443,35 @@ def r_end_station_swap(g, v_owner):
             ),
             0,
         )
-        # at rulespecs/lib/18xx.rules:2096
+        # at rulespecs/lib/18xx.rules:2101
         r_remove_stations(g, v_owned)
-        # at rulespecs/lib/18xx.rules:2097
+        # at rulespecs/lib/18xx.rules:2102
         r_resolve_decision(g, v_owner, "place_token")
-        # at rulespecs/lib/18xx.rules:2098
+        # at rulespecs/lib/18xx.rules:2103
         if r_station_choice_open(g, v_owner):
-            # at rulespecs/lib/18xx.rules:2099
+            # at rulespecs/lib/18xx.rules:2104
             r_require_decision(g, v_owner, "place_token")
 
 
 def r_take_over(g, v_owner, v_owned):
     """A corporation takes over another: its holdings sold or passed on, its treasury paid out, then it closes (library '18xx' procedure take_over)"""
-    # at rulespecs/lib/18xx.rules:2111
+    # at rulespecs/lib/18xx.rules:2116
     for v_other in g.name("corporations"):
-        # at rulespecs/lib/18xx.rules:2112
+        # at rulespecs/lib/18xx.rules:2117
         if (v_other != v_owner) and (v_other != v_owned):
-            # at rulespecs/lib/18xx.rules:2113
+            # at rulespecs/lib/18xx.rules:2118
             for v_c in r_held_certificates(g, v_owned, v_other):
-                # at rulespecs/lib/18xx.rules:2114
+                # at rulespecs/lib/18xx.rules:2119
                 g.transfer(
                     ((g.b_price(v_other) * g.attr(v_c, "percent")) // 10), g.name("bank"), v_owned
                 )
-                # at rulespecs/lib/18xx.rules:2115
+                # at rulespecs/lib/18xx.rules:2120
                 g.move(v_c, v_owned, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:2121
+    # at rulespecs/lib/18xx.rules:2126
     r_take_over_stations(g, v_owner, v_owned, g.param("takeover_token_swaps"))
-    # at rulespecs/lib/18xx.rules:2124
+    # at rulespecs/lib/18xx.rules:2129
     g.b_stack_charter(v_owner, v_owned, g.param_or("takeover_assets_usable_at_once", False))
-    # at rulespecs/lib/18xx.rules:2125
+    # at rulespecs/lib/18xx.rules:2130
     g.state_put(
         "train_limit_bonus",
         (v_owner,),
@@ -3472,47 +3480,47 @@ def r_take_over(g, v_owner, v_owned):
             + g.param_or("takeover_train_limit_bonus", 0)
         ),
     )
-    # at rulespecs/lib/18xx.rules:2126
+    # at rulespecs/lib/18xx.rules:2131
     for v_t in g.b_trains(v_owned):
-        # at rulespecs/lib/18xx.rules:2127
+        # at rulespecs/lib/18xx.rules:2132
         g.move(v_t, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:2129
+    # at rulespecs/lib/18xx.rules:2134
     for v_c in r_held_certificates(g, v_owned, v_owner):
-        # at rulespecs/lib/18xx.rules:2130
+        # at rulespecs/lib/18xx.rules:2135
         g.move(v_c, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:2132
+    # at rulespecs/lib/18xx.rules:2137
     for v_company in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:2133
+        # at rulespecs/lib/18xx.rules:2138
         if (g.b_holder_of(v_company) == v_owned) and (not r_closed(g, v_company)):
-            # at rulespecs/lib/18xx.rules:2134
+            # at rulespecs/lib/18xx.rules:2139
             g.move(v_company, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:2139
+    # at rulespecs/lib/18xx.rules:2144
     v_payout = r_floor_to(g, g.b_cash(v_owned), g.param("takeover_payout_rounding"))
-    # at rulespecs/lib/18xx.rules:2140
+    # at rulespecs/lib/18xx.rules:2145
     for v_c in g.attr(v_owned, "certificates"):
-        # at rulespecs/lib/18xx.rules:2141
+        # at rulespecs/lib/18xx.rules:2146
         v_holder = g.b_holder_of(v_c)
-        # at rulespecs/lib/18xx.rules:2142
+        # at rulespecs/lib/18xx.rules:2147
         if (r_opens_holding(g, v_c) and (v_holder != v_owned)) and (v_holder != g.name("scrap")):
-            # at rulespecs/lib/18xx.rules:2143
+            # at rulespecs/lib/18xx.rules:2148
             g.transfer(
                 r_pay_per_share(g, v_owned, v_holder, v_payout),
                 v_owned,
                 (g.name("bank") if (v_holder == g.name("pool")) else v_holder),
             )
-    # at rulespecs/lib/18xx.rules:2146
+    # at rulespecs/lib/18xx.rules:2151
     g.transfer(g.b_cash(v_owned), v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:2147
+    # at rulespecs/lib/18xx.rules:2152
     r_close_corporation(g, v_owned)
-    # at rulespecs/lib/18xx.rules:2148
+    # at rulespecs/lib/18xx.rules:2153
     if r_len(g, g.b_trains(v_owner)) > r_train_limit(g, v_owner):
-        # at rulespecs/lib/18xx.rules:2149
+        # at rulespecs/lib/18xx.rules:2154
         r_require_decision(g, v_owner, "discard_train")
 
 
 def r_sold_out(g, v_corporation):
     """sold_out(C): every share of C is with the players (and other corporations, where sold_out_holders names them) (library '18xx' function sold_out)"""
-    # at rulespecs/lib/18xx.rules:2174
+    # at rulespecs/lib/18xx.rules:2179
     return (
         sum(g.b_percent(v_p, v_corporation) for v_p in g.name("players"))
         + (
@@ -3528,11 +3536,11 @@ def r_sold_out(g, v_corporation):
 
 def r_release_capital(g, v_corporation):
     """Partial capitalisation: the rest of a floated corporation's capital, once (library '18xx' procedure release_capital)"""
-    # at rulespecs/lib/18xx.rules:2207
+    # at rulespecs/lib/18xx.rules:2212
     if ((g.param("capitalisation") == "partial") and r_floated(g, v_corporation)) and (
         not g.state_has("capital_released", v_corporation)
     ):
-        # at rulespecs/lib/18xx.rules:2208
+        # at rulespecs/lib/18xx.rules:2213
         g.transfer(
             (
                 (10 * r_par_price(g, v_corporation))
@@ -3541,13 +3549,13 @@ def r_release_capital(g, v_corporation):
             g.name("bank"),
             v_corporation,
         )
-        # at rulespecs/lib/18xx.rules:2209
+        # at rulespecs/lib/18xx.rules:2214
         g.state_set("capital_released", (v_corporation,), True)
 
 
 def r_stays_open(g, v_company):
     """stays_open(X): whether private X escapes the closing of privates now: it has an ability `effect: stays_open` whose `owner` (player, or corporation where it names none) is the kind of its holder (library '18xx' function stays_open)"""
-    # at rulespecs/lib/18xx.rules:2221
+    # at rulespecs/lib/18xx.rules:2226
     return any(
         (
             (g.attr(v_a, "effect") == "stays_open")
@@ -3563,19 +3571,19 @@ def r_stays_open(g, v_company):
 
 def r_close_privates(g):
     """Every private closes, but one that stays open (library '18xx' procedure close_privates)"""
-    # at rulespecs/lib/18xx.rules:2227
+    # at rulespecs/lib/18xx.rules:2232
     for v_company in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:2228
+        # at rulespecs/lib/18xx.rules:2233
         if not r_stays_open(g, v_company):
-            # at rulespecs/lib/18xx.rules:2229
+            # at rulespecs/lib/18xx.rules:2234
             g.b_remove_markers(v_company)
-            # at rulespecs/lib/18xx.rules:2230
+            # at rulespecs/lib/18xx.rules:2235
             r_close_private(g, v_company)
 
 
 def r_pending_decision(g, v_entity, v_decision):
     """pending_decision(E, a): whether E owes decision a now (the first one owed) (library '18xx' function pending_decision)"""
-    # at rulespecs/lib/18xx.rules:2260
+    # at rulespecs/lib/18xx.rules:2265
     return g.list_first(
         "decisions",
         (
@@ -3587,7 +3595,7 @@ def r_pending_decision(g, v_entity, v_decision):
 
 def r_require_decision(g, v_entity, v_decision):
     """require_decision(E, a): E must take action a before play goes on (after the decisions owed before it; once only) (library '18xx' procedure require_decision)"""
-    # at rulespecs/lib/18xx.rules:2263
+    # at rulespecs/lib/18xx.rules:2268
     if not g.list_contains(
         "decisions",
         (
@@ -3595,7 +3603,7 @@ def r_require_decision(g, v_entity, v_decision):
             v_decision,
         ),
     ):
-        # at rulespecs/lib/18xx.rules:2264
+        # at rulespecs/lib/18xx.rules:2269
         g.list_append(
             "decisions",
             (
@@ -3603,13 +3611,13 @@ def r_require_decision(g, v_entity, v_decision):
                 v_decision,
             ),
         )
-        # at rulespecs/lib/18xx.rules:2265
+        # at rulespecs/lib/18xx.rules:2270
         g.b_move_turn(v_entity, "decisions_changed")
 
 
 def r_resolve_decision(g, v_entity, v_decision):
     """resolve_decision(E, a): E's decision a is taken; the next one owed (if any) comes first (library '18xx' procedure resolve_decision)"""
-    # at rulespecs/lib/18xx.rules:2270
+    # at rulespecs/lib/18xx.rules:2275
     g.list_remove(
         "decisions",
         (
@@ -3617,19 +3625,19 @@ def r_resolve_decision(g, v_entity, v_decision):
             v_decision,
         ),
     )
-    # at rulespecs/lib/18xx.rules:2271
+    # at rulespecs/lib/18xx.rules:2276
     g.b_move_turn(v_entity, "decisions_changed")
 
 
 def r_started(g, v_corporation):
     """started(C): C has been started: it has a par price (library '18xx' function started)"""
-    # at rulespecs/lib/18xx.rules:2278
+    # at rulespecs/lib/18xx.rules:2283
     return g.attr(v_corporation, "started")
 
 
 def r_dearest_train_price(g):
     """dearest_train_price(): the highest price of a side of any train the bank sells now, from the depot or the pool, that meets a corporation's duty to own one; 0 when there is none (library '18xx' function dearest_train_price)"""
-    # at rulespecs/lib/18xx.rules:2284
+    # at rulespecs/lib/18xx.rules:2289
     return r_max(
         g,
         max((r_dearest_side(g, v_t) for v_t in r_obliging_trains(g)), default=0),
@@ -3649,47 +3657,47 @@ def r_dearest_train_price(g):
 
 def r_close_minor(g, v_minor):
     """close_minor(M): minor M closes: its cash goes to the bank, its trains leave, its tokens leave the map (library '18xx' procedure close_minor)"""
-    # at rulespecs/lib/18xx.rules:2290
-    g.set_attr(v_minor, "closed", True)
-    # at rulespecs/lib/18xx.rules:2291
-    g.transfer(g.b_cash(v_minor), v_minor, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:2292
-    for v_t in g.b_trains(v_minor):
-        # at rulespecs/lib/18xx.rules:2293
-        g.move(v_t, v_minor, g.name("scrap"))
     # at rulespecs/lib/18xx.rules:2295
+    g.set_attr(v_minor, "closed", True)
+    # at rulespecs/lib/18xx.rules:2296
+    g.transfer(g.b_cash(v_minor), v_minor, g.name("bank"))
+    # at rulespecs/lib/18xx.rules:2297
+    for v_t in g.b_trains(v_minor):
+        # at rulespecs/lib/18xx.rules:2298
+        g.move(v_t, v_minor, g.name("scrap"))
+    # at rulespecs/lib/18xx.rules:2300
     r_remove_stations(g, v_minor)
 
 
 def r_reset_corporation(g, v_corporation):
     """reset_corporation(C): every certificate back in C's IPO, its price token off the market and its stations off the map, no par, not floated: C may start again (library '18xx' procedure reset_corporation)"""
-    # at rulespecs/lib/18xx.rules:2304
-    for v_c in g.attr(v_corporation, "certificates"):
-        # at rulespecs/lib/18xx.rules:2305
-        if g.b_holder_of(v_c) != r_ipo_of(g, v_corporation):
-            # at rulespecs/lib/18xx.rules:2306
-            g.move(v_c, g.b_holder_of(v_c), r_ipo_of(g, v_corporation))
     # at rulespecs/lib/18xx.rules:2309
-    g.set_attr(v_corporation, "cell", None)
-    # at rulespecs/lib/18xx.rules:2310
-    r_remove_stations(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:2311
-    g.set_attr(v_corporation, "par", None)
-    # at rulespecs/lib/18xx.rules:2312
-    g.set_attr(v_corporation, "floated", False)
-    # at rulespecs/lib/18xx.rules:2313
-    g.set_attr(v_corporation, "tokens", 0)
+    for v_c in g.attr(v_corporation, "certificates"):
+        # at rulespecs/lib/18xx.rules:2310
+        if g.b_holder_of(v_c) != r_ipo_of(g, v_corporation):
+            # at rulespecs/lib/18xx.rules:2311
+            g.move(v_c, g.b_holder_of(v_c), r_ipo_of(g, v_corporation))
     # at rulespecs/lib/18xx.rules:2314
-    g.set_attr(v_corporation, "revenue", 0)
+    g.set_attr(v_corporation, "cell", None)
     # at rulespecs/lib/18xx.rules:2315
+    r_remove_stations(g, v_corporation)
+    # at rulespecs/lib/18xx.rules:2316
+    g.set_attr(v_corporation, "par", None)
+    # at rulespecs/lib/18xx.rules:2317
+    g.set_attr(v_corporation, "floated", False)
+    # at rulespecs/lib/18xx.rules:2318
+    g.set_attr(v_corporation, "tokens", 0)
+    # at rulespecs/lib/18xx.rules:2319
+    g.set_attr(v_corporation, "revenue", 0)
+    # at rulespecs/lib/18xx.rules:2320
     if g.attr(v_corporation, "extra_tokens") > 0:
-        # at rulespecs/lib/18xx.rules:2317
+        # at rulespecs/lib/18xx.rules:2322
         g.set_attr(v_corporation, "extra_tokens", 0)
 
 
 def r_limit_trains(g, v_corporation):
     """limit_trains(C): the trains of C that count against its train limit (library '18xx' function limit_trains)"""
-    # at rulespecs/lib/18xx.rules:2326
+    # at rulespecs/lib/18xx.rules:2331
     return (
         r_len(g, g.b_trains(v_corporation))
         if g.param_or("obsolete_trains_count_for_limit", True)
@@ -3699,74 +3707,74 @@ def r_limit_trains(g, v_corporation):
 
 def r_close_private(g, v_company):
     """close_private(X): private X closes (no more income, no more ability) (library '18xx' procedure close_private)"""
-    # at rulespecs/lib/18xx.rules:2331
+    # at rulespecs/lib/18xx.rules:2336
     g.set_attr(v_company, "closed", True)
-    # at rulespecs/lib/18xx.rules:2332
+    # at rulespecs/lib/18xx.rules:2337
     g.b_unreserve(v_company, False)
 
 
 def r_remove_reservations(g):
     """remove_reservations(): every station slot an ability keeps (effect reserved_slot) is open again; the homes stay kept (library '18xx' procedure remove_reservations)"""
-    # at rulespecs/lib/18xx.rules:2340
+    # at rulespecs/lib/18xx.rules:2345
     for v_x in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:2341
+        # at rulespecs/lib/18xx.rules:2346
         g.b_unreserve(v_x, False)
-    # at rulespecs/lib/18xx.rules:2343
+    # at rulespecs/lib/18xx.rules:2348
     for v_c in g.name("corporations"):
-        # at rulespecs/lib/18xx.rules:2344
+        # at rulespecs/lib/18xx.rules:2349
         g.b_unreserve(v_c, False)
 
 
 def r_unreserve_home(g, v_corporation):
     """unreserve_home(C): C's home station circle is no longer kept for it, nor any other slot (other companies may take them) (library '18xx' procedure unreserve_home)"""
-    # at rulespecs/lib/18xx.rules:2349
+    # at rulespecs/lib/18xx.rules:2354
     g.b_unreserve(v_corporation, True)
 
 
 def r_close_corporation(g, v_corporation):
     """close_corporation(C): C closes: its certificates leave the game, its cash goes to the bank, its trains leave the game, its privates close, its stations leave the map (but those a take-over's owner still chooses among, which leave when the choice is over) (library '18xx' procedure close_corporation)"""
-    # at rulespecs/lib/18xx.rules:2366
+    # at rulespecs/lib/18xx.rules:2371
     g.set_attr(v_corporation, "closed", True)
-    # at rulespecs/lib/18xx.rules:2367
+    # at rulespecs/lib/18xx.rules:2372
     if g.param_or("held_shares_on_close", "kept") == "pool":
-        # at rulespecs/lib/18xx.rules:2369
+        # at rulespecs/lib/18xx.rules:2374
         for v_c in g.name("corporations"):
-            # at rulespecs/lib/18xx.rules:2370
+            # at rulespecs/lib/18xx.rules:2375
             if v_c != v_corporation:
-                # at rulespecs/lib/18xx.rules:2371
+                # at rulespecs/lib/18xx.rules:2376
                 for v_x in g.attr(v_c, "certificates"):
-                    # at rulespecs/lib/18xx.rules:2372
+                    # at rulespecs/lib/18xx.rules:2377
                     if g.b_holder_of(v_x) == v_corporation:
-                        # at rulespecs/lib/18xx.rules:2373
+                        # at rulespecs/lib/18xx.rules:2378
                         g.move(v_x, v_corporation, g.name("pool"))
     elif g.param_or("held_shares_on_close", "kept") == "kept":
         pass
     else:
-        # at rulespecs/lib/18xx.rules:2367
+        # at rulespecs/lib/18xx.rules:2372
         raise IllegalAction(
             "no case of this match holds the value of `held_shares_on_close`",
             rule="library '18xx' procedure close_corporation",
-            at="rulespecs/lib/18xx.rules:2367",
+            at="rulespecs/lib/18xx.rules:2372",
         )
-    # at rulespecs/lib/18xx.rules:2382
-    for v_x in g.attr(v_corporation, "certificates"):
-        # at rulespecs/lib/18xx.rules:2383
-        if g.b_holder_of(v_x) != g.name("scrap"):
-            # at rulespecs/lib/18xx.rules:2384
-            g.move(v_x, g.b_holder_of(v_x), g.name("scrap"))
     # at rulespecs/lib/18xx.rules:2387
+    for v_x in g.attr(v_corporation, "certificates"):
+        # at rulespecs/lib/18xx.rules:2388
+        if g.b_holder_of(v_x) != g.name("scrap"):
+            # at rulespecs/lib/18xx.rules:2389
+            g.move(v_x, g.b_holder_of(v_x), g.name("scrap"))
+    # at rulespecs/lib/18xx.rules:2392
     g.transfer(g.b_cash(v_corporation), v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:2388
+    # at rulespecs/lib/18xx.rules:2393
     for v_t in g.b_trains(v_corporation):
-        # at rulespecs/lib/18xx.rules:2389
+        # at rulespecs/lib/18xx.rules:2394
         g.move(v_t, v_corporation, g.name("scrap"))
-    # at rulespecs/lib/18xx.rules:2391
-    for v_x in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:2392
-        if g.b_holder_of(v_x) == v_corporation:
-            # at rulespecs/lib/18xx.rules:2393
-            g.set_attr(v_x, "closed", True)
     # at rulespecs/lib/18xx.rules:2396
+    for v_x in g.name("privates"):
+        # at rulespecs/lib/18xx.rules:2397
+        if g.b_holder_of(v_x) == v_corporation:
+            # at rulespecs/lib/18xx.rules:2398
+            g.set_attr(v_x, "closed", True)
+    # at rulespecs/lib/18xx.rules:2401
     if not any(
         g.list_contains(
             "station_swaps",
@@ -3777,50 +3785,50 @@ def r_close_corporation(g, v_corporation):
         )
         for v_c in g.name("corporations")
     ):
-        # at rulespecs/lib/18xx.rules:2397
+        # at rulespecs/lib/18xx.rules:2402
         r_remove_stations(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:2399
+    # at rulespecs/lib/18xx.rules:2404
     g.emit("corporation_closed", v_corporation)
-    # at rulespecs/lib/18xx.rules:2400
+    # at rulespecs/lib/18xx.rules:2405
     if "all_closed" in g.param("game_end"):
-        # at rulespecs/lib/18xx.rules:2401
+        # at rulespecs/lib/18xx.rules:2406
         if (
             any(r_started(g, v_c) for v_c in g.name("corporations"))
             and all(((not r_started(g, v_c)) or r_closed(g, v_c)) for v_c in g.name("corporations"))
         ) and all((r_closed(g, v_c) or (not g.b_available(v_c))) for v_c in g.name("corporations")):
-            # at rulespecs/lib/18xx.rules:2403
+            # at rulespecs/lib/18xx.rules:2408
             g.b_end_game_now("all_closed")
 
 
 def r_remove_station(g, v_company, v_city):
     """remove_station(C, city): C's station in the city leaves the map, its circle free again; refused where C has none there (library '18xx' procedure remove_station)"""
-    # at rulespecs/lib/18xx.rules:2414
+    # at rulespecs/lib/18xx.rules:2419
     g.b_hand_over_station(v_company, None, v_city)
 
 
 def r_remove_stations(g, v_company):
     """remove_stations(C): every station of C leaves the map, their circles free again (library '18xx' procedure remove_stations)"""
-    # at rulespecs/lib/18xx.rules:2418
+    # at rulespecs/lib/18xx.rules:2423
     for v_city in g.b_stations(v_company):
-        # at rulespecs/lib/18xx.rules:2419
+        # at rulespecs/lib/18xx.rules:2424
         g.b_hand_over_station(v_company, None, v_city)
 
 
 def r_in_round(g, v_kind):
     """in_round(R): the round being played is R (library '18xx' function in_round)"""
-    # at rulespecs/lib/18xx.rules:2430
+    # at rulespecs/lib/18xx.rules:2435
     return g.g["round"] == v_kind
 
 
 def r_acting(g, v_entity):
     """acting(E): E acts now (its turn, or a decision it owes first) (library '18xx' function acting)"""
-    # at rulespecs/lib/18xx.rules:2432
+    # at rulespecs/lib/18xx.rules:2437
     return g.name("acting_entity") == v_entity
 
 
 def r_in_step(g, v_corporation, v_name):
     """in_step(C, s): C is operating and at step s (or at a combined step, track_and_token, that includes s) (library '18xx' function in_step)"""
-    # at rulespecs/lib/18xx.rules:2435
+    # at rulespecs/lib/18xx.rules:2440
     return ((g.g["round"] == "operating") and (g.name("operating_company") == v_corporation)) and (
         (g.g["step"] == v_name)
         or (
@@ -3832,85 +3840,85 @@ def r_in_step(g, v_corporation, v_name):
 
 def r_pass_turn(g, v_entity):
     """pass_turn(E): E passes: in a stock round its turn ends (every player passing in a row ends the round), in an auction it drops out or the next bidder bids, in an operating round the step is skipped; a decision E owes that the title lets it decline is taken without being done (library '18xx' procedure pass_turn)"""
-    # at rulespecs/lib/18xx.rules:2447
+    # at rulespecs/lib/18xx.rules:2452
     g.b_move_turn(v_entity, "passed")
 
 
 def r_bid_placed(g, v_player):
     """bid_placed(P): P has placed a bid (place_bid, open_bid, move_bid, auction_bid, an acquisition's bid) or picked a company (pick): the turn passes to the next bidder or player (library '18xx' procedure bid_placed)"""
-    # at rulespecs/lib/18xx.rules:2451
+    # at rulespecs/lib/18xx.rules:2456
     g.b_move_turn(v_player, "bid_made")
 
 
 def r_bought(g, v_player, v_corporation):
     """bought(P, C): P has bought a certificate of C: C floats if players now hold its float, its presidency goes to its largest holder; P's turn ends where the title allows one purchase and no sale after it (library '18xx' procedure bought)"""
-    # at rulespecs/lib/18xx.rules:2455
+    # at rulespecs/lib/18xx.rules:2460
     g.b_check_float(v_corporation)
-    # at rulespecs/lib/18xx.rules:2456
+    # at rulespecs/lib/18xx.rules:2461
     g.b_check_president(v_corporation)
-    # at rulespecs/lib/18xx.rules:2457
+    # at rulespecs/lib/18xx.rules:2462
     g.b_move_turn(v_player, "certificate_bought")
 
 
 def r_private_sold(g, v_player, v_company):
     """private_sold(P, X): P has bought X at its offered price: X's grants go to P, the next private is offered and play goes on from P (library '18xx' procedure private_sold)"""
-    # at rulespecs/lib/18xx.rules:2461
+    # at rulespecs/lib/18xx.rules:2466
     g.b_give_grants(v_player, v_company)
-    # at rulespecs/lib/18xx.rules:2462
+    # at rulespecs/lib/18xx.rules:2467
     g.b_move_turn(v_player, "private_bought")
 
 
 def r_end_step(g, v_corporation):
     """end_step(C): C's current step is done: the next step of its turn (a combined step once its station and lays are all done), or its turn ends after its last (library '18xx' procedure end_step)"""
-    # at rulespecs/lib/18xx.rules:2466
+    # at rulespecs/lib/18xx.rules:2471
     g.b_move_turn(v_corporation, "step_ended")
 
 
 def q_buy_shares(g, v_player):
     """The opening guards of buy_shares that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1488
+    # at rulespecs/lib/18xx.rules:1493
     if not (r_in_round(g, "stock")):
         return "shares are bought in a stock round"
-    # at rulespecs/lib/18xx.rules:1489
+    # at rulespecs/lib/18xx.rules:1494
     if not (r_may_buy_now(g, v_player)):
         return "one purchase per turn, after the privates are sold"
 
 
 def q_sell_shares(g, v_player):
     """The opening guards of sell_shares that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1534
+    # at rulespecs/lib/18xx.rules:1539
     v_emergency = r_in_round(g, "operating") and r_emergency_seller(g, v_player)
-    # at rulespecs/lib/18xx.rules:1535
+    # at rulespecs/lib/18xx.rules:1540
     if not (r_in_round(g, "stock") or v_emergency):
         return "shares are sold in a stock round (or by a president raising money for a train)"
-    # at rulespecs/lib/18xx.rules:1536
+    # at rulespecs/lib/18xx.rules:1541
     if not (r_may_sell_now(g, v_player) or v_emergency):
         return "no selling after buying in this turn"
 
 
 def q_dividend(g, v_corporation):
     """The opening guards of dividend that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1733
+    # at rulespecs/lib/18xx.rules:1738
     if not (r_in_step(g, v_corporation, "dividend")):
         return "revenue is disposed of after the trains run"
 
 
 def q_discard_train(g, v_corporation):
     """The opening guards of discard_train that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1887
+    # at rulespecs/lib/18xx.rules:1892
     if not (r_pending_decision(g, v_corporation, "discard_train")):
         return "only a corporation over the train limit discards"
 
 
 def q2_buy_shares(g, v_player, v_corporation):
     """The opening guards of buy_shares that read only its entity and corporation (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1490
+    # at rulespecs/lib/18xx.rules:1495
     if not (r_started(g, v_corporation)):
         return "the corporation is not started"
-    # at rulespecs/lib/18xx.rules:1491
+    # at rulespecs/lib/18xx.rules:1496
     if not (not g.state_has("sold_this_round", v_player, v_corporation)):
         return "no buying back a corporation sold this round"
-    # at rulespecs/lib/18xx.rules:1494
+    # at rulespecs/lib/18xx.rules:1499
     if not (
         ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
         or r_in_zone(g, v_corporation, "no_cert_limit")
@@ -3920,18 +3928,18 @@ def q2_buy_shares(g, v_player, v_corporation):
 
 def qr_buy_shares(g):
     """The opening guards of buy_shares that read only the round (the listing round probe)"""
-    # at rulespecs/lib/18xx.rules:1488
+    # at rulespecs/lib/18xx.rules:1493
     if not (r_in_round(g, "stock")):
         raise IllegalAction(
             "shares are bought in a stock round",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1488",
+            at="rulespecs/lib/18xx.rules:1493",
         )
 
 
 def qb2_buy_shares(g, v_player, v_corporation):
     """The opening guards of buy_shares that read more than its entity and corporation, judged by a lower bound (the listing bound probe)"""
-    # at rulespecs/lib/18xx.rules:1499
+    # at rulespecs/lib/18xx.rules:1504
     if not (
         g.b_cash(v_player)
         >= g._least_product(
@@ -3951,67 +3959,67 @@ def qb2_buy_shares(g, v_player, v_corporation):
 
 def q2_dividend(g, v_corporation, v_kind):
     """The opening guards of dividend that read only its entity and kind (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1734
+    # at rulespecs/lib/18xx.rules:1739
     if not (v_kind in g.param("dividend_kinds")):
         return "the title does not allow that"
 
 
 def qt_dividend(g, v_corporation):
     """The opening guards of dividend that read only the round, the step, the operating company and the decisions owed (the listing step probe)"""
-    # at rulespecs/lib/18xx.rules:1733
+    # at rulespecs/lib/18xx.rules:1738
     if not (r_in_step(g, v_corporation, "dividend")):
         return "revenue is disposed of after the trains run"
 
 
 def q2_discard_train(g, v_corporation, v_train):
     """The opening guards of discard_train that read only its entity and train (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1888
+    # at rulespecs/lib/18xx.rules:1893
     if not (g.b_holder_of(v_train) == v_corporation):
         return "the corporation does not own that train"
 
 
 def qt_discard_train(g, v_corporation):
     """The opening guards of discard_train that read only the round, the step, the operating company and the decisions owed (the listing step probe)"""
-    # at rulespecs/lib/18xx.rules:1887
+    # at rulespecs/lib/18xx.rules:1892
     if not (r_pending_decision(g, v_corporation, "discard_train")):
         return "only a corporation over the train limit discards"
 
 
 def t_count_stock_rounds(g, *_rest):
     """A stock round begins: it is counted"""
-    # at rulespecs/lib/18xx.rules:1453
+    # at rulespecs/lib/18xx.rules:1458
     g.state_put("stock_round_number", (), (g.state_amount("stock_round_number") + 1))
 
 
 def t_end_stock_round(g, *_rest):
     """At the end of a stock round, sold-out corporations rise"""
-    # at rulespecs/lib/18xx.rules:2160
+    # at rulespecs/lib/18xx.rules:2165
     for v_c in g.b_market_order():
-        # at rulespecs/lib/18xx.rules:2161
+        # at rulespecs/lib/18xx.rules:2166
         if g.param("sold_out_rise") and r_sold_out(g, v_c):
-            # at rulespecs/lib/18xx.rules:2162
+            # at rulespecs/lib/18xx.rules:2167
             r_market_move(g, v_c, "up")
-        # at rulespecs/lib/18xx.rules:2164
+        # at rulespecs/lib/18xx.rules:2169
         if (g.param_or("pool_drop_at_round_end", False) and (not r_closed(g, v_c))) and (
             r_pool_percent(g, v_c) > 0
         ):
-            # at rulespecs/lib/18xx.rules:2165
+            # at rulespecs/lib/18xx.rules:2170
             r_market_move(g, v_c, "down")
 
 
 def t_full_capitalisation(g, v_corporation, *_rest):
     """Full capitalisation: the corporation receives its whole capital when it floats"""
-    # at rulespecs/lib/18xx.rules:2184
+    # at rulespecs/lib/18xx.rules:2189
     if g.param("capitalisation") == "full":
-        # at rulespecs/lib/18xx.rules:2185
+        # at rulespecs/lib/18xx.rules:2190
         g.transfer((10 * r_par_price(g, v_corporation)), g.name("bank"), v_corporation)
 
 
 def t_partial_capitalisation(g, v_corporation, *_rest):
     """Partial capitalisation: the corporation receives a part of its capital when it floats"""
-    # at rulespecs/lib/18xx.rules:2199
+    # at rulespecs/lib/18xx.rules:2204
     if g.param("capitalisation") == "partial":
-        # at rulespecs/lib/18xx.rules:2200
+        # at rulespecs/lib/18xx.rules:2205
         g.transfer(
             ((g.param("capitalised_percent") * r_par_price(g, v_corporation)) // 10),
             g.name("bank"),
@@ -4021,21 +4029,21 @@ def t_partial_capitalisation(g, v_corporation, *_rest):
 
 def t_privates_close(g, *_rest):
     """Privates close"""
-    # at rulespecs/lib/18xx.rules:2214
+    # at rulespecs/lib/18xx.rules:2219
     r_close_privates(g)
 
 
 def t_private_income(g, *_rest):
     """Privates pay their income"""
-    # at rulespecs/lib/18xx.rules:2236
+    # at rulespecs/lib/18xx.rules:2241
     for v_company in r_open_privates(g):
-        # at rulespecs/lib/18xx.rules:2237
+        # at rulespecs/lib/18xx.rules:2242
         g.transfer(g.attr(v_company, "income"), g.name("bank"), r_owner(g, v_company))
 
 
 def r_emergency_seller(g, v_player):
     """emergency_seller(P): P presides the corporation operating now, which must buy a train it and P together cannot pay for: P may sell shares (library '18xx' function emergency_seller)"""
-    # at rulespecs/lib/18xx.rules:976
+    # at rulespecs/lib/18xx.rules:981
     return r_in_round(g, "operating") and any(
         (
             (r_must_buy_train(g, v_c) and (r_president(g, v_c) == v_player))
@@ -4047,19 +4055,19 @@ def r_emergency_seller(g, v_player):
 
 def r_run_bonus_per_stop(g, v_corporation):
     """run_bonus_per_stop(C): what C's run with the most stops earns more for each of its stops, its privates' stop_bonus abilities apart: nothing here (library '18xx' function run_bonus_per_stop)"""
-    # at rulespecs/lib/18xx.rules:1727
+    # at rulespecs/lib/18xx.rules:1732
     return 0
 
 
 def r_may_add_revenue(g, v_corporation):
     """may_add_revenue(C): whether C may still add to its revenue before its dividend, so that a run earning nothing still asks for the dividend: never here (library '18xx' function may_add_revenue)"""
-    # at rulespecs/lib/18xx.rules:1730
+    # at rulespecs/lib/18xx.rules:1735
     return False
 
 
 def r_may_buy_train_from(g, v_corporation, v_seller):
     """whether the corporation may buy a train from that corporation now: always, unless the title says (library '18xx' function may_buy_train_from)"""
-    # at rulespecs/lib/18xx.rules:1896
+    # at rulespecs/lib/18xx.rules:1901
     return True
 
 
@@ -4069,46 +4077,46 @@ def r_emergency_sale_noted(g, v_player, v_corporation):
 
 def q_par(g, v_player):
     """The opening guards of par that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1426
+    # at rulespecs/lib/18xx.rules:1431
     if not (r_in_round(g, "stock")):
         return "a corporation is started in a stock round"
-    # at rulespecs/lib/18xx.rules:1427
+    # at rulespecs/lib/18xx.rules:1432
     if not (r_may_buy_now(g, v_player)):
         return "one purchase per turn, after the privates are sold"
-    # at rulespecs/lib/18xx.rules:1432
+    # at rulespecs/lib/18xx.rules:1437
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         return "the certificate limit would be exceeded"
 
 
 def q_lay_tile(g, v_corporation):
     """The opening guards of lay_tile that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1631
+    # at rulespecs/lib/18xx.rules:1636
     if not (r_in_step(g, v_corporation, "lay_tile")):
         return "tiles are laid at the start of a turn"
 
 
 def q_buy_train(g, v_corporation):
     """The opening guards of buy_train that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1811
+    # at rulespecs/lib/18xx.rules:1816
     if not (r_in_step(g, v_corporation, "buy_train")):
         return "trains are bought at the end of the turn"
 
 
 def q2_par(g, v_player, v_corporation):
     """The opening guards of par that read only its entity and corporation (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1428
+    # at rulespecs/lib/18xx.rules:1433
     if not (not r_started(g, v_corporation)):
         return "the corporation is already started"
-    # at rulespecs/lib/18xx.rules:1429
+    # at rulespecs/lib/18xx.rules:1434
     if not (not r_closed(g, v_corporation)):
         return "the corporation is out of the game"
 
 
 def qb2_par(g, v_player, v_corporation):
     """The opening guards of par that read more than its entity and corporation, judged by a lower bound (the listing bound probe)"""
-    # at rulespecs/lib/18xx.rules:1431
+    # at rulespecs/lib/18xx.rules:1436
     v_cert = r_president_certificate(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:1433
+    # at rulespecs/lib/18xx.rules:1438
     if not (
         g.b_cash(v_player)
         >= g._least_product(g._least(r_par_prices(g, v_corporation)), g.attr(v_cert, "shares"))
@@ -4118,38 +4126,38 @@ def qb2_par(g, v_player, v_corporation):
 
 def qt_lay_tile(g, v_corporation):
     """The opening guards of lay_tile that read only the round, the step, the operating company and the decisions owed (the listing step probe)"""
-    # at rulespecs/lib/18xx.rules:1631
+    # at rulespecs/lib/18xx.rules:1636
     if not (r_in_step(g, v_corporation, "lay_tile")):
         return "tiles are laid at the start of a turn"
 
 
 def qb_lay_tile(g, v_corporation):
     """The opening guards of lay_tile that read more than its entity, judged by a lower bound (the listing bound probe)"""
-    # at rulespecs/lib/18xx.rules:1633
+    # at rulespecs/lib/18xx.rules:1638
     if not (g.b_cash(v_corporation) >= g._least_lay_cost()):
         return "the company cannot pay the terrain cost"
 
 
 def qb2_lay_tile(g, v_corporation, v_hex):
     """The opening guards of lay_tile that read more than its entity and hex, judged by a lower bound (the listing bound probe)"""
-    # at rulespecs/lib/18xx.rules:1633
+    # at rulespecs/lib/18xx.rules:1638
     if not (g.b_cash(v_corporation) >= g._least_lay_cost_at(v_hex)):
         return "the company cannot pay the terrain cost"
 
 
 def qt_buy_train(g, v_corporation):
     """The opening guards of buy_train that read only the round, the step, the operating company and the decisions owed (the listing step probe)"""
-    # at rulespecs/lib/18xx.rules:1811
+    # at rulespecs/lib/18xx.rules:1816
     if not (r_in_step(g, v_corporation, "buy_train")):
         return "trains are bought at the end of the turn"
 
 
 def qd_buy_train(g, v_corporation, v_exchange):
     """The opening guards of buy_train that read only its entity and exchange, its optional parameters (the listing probe of a candidate that leaves them at their defaults)"""
-    # at rulespecs/lib/18xx.rules:1811
+    # at rulespecs/lib/18xx.rules:1816
     if not (r_in_step(g, v_corporation, "buy_train")):
         return "trains are bought at the end of the turn"
-    # at rulespecs/lib/18xx.rules:1812
+    # at rulespecs/lib/18xx.rules:1817
     if not (
         (v_exchange != None)
         or ((r_limit_trains(g, v_corporation) + 1) <= r_train_limit(g, v_corporation))

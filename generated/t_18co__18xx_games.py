@@ -14,7 +14,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
     "rulespecs/18co.rules": "1c93a8eb517bb0a5",
-    "rulespecs/lib/18xx.rules": "b15426022fedb42e",
+    "rulespecs/lib/18xx.rules": "4e0ef129d9436bff",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "b15426022fedb42e",
+        "rulespecs/lib/18xx.rules": "4e0ef129d9436bff",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -33,7 +33,7 @@ _TITLE = shared(
     {
         "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
         "rulespecs/18co.rules": "1c93a8eb517bb0a5",
-        "rulespecs/lib/18xx.rules": "b15426022fedb42e",
+        "rulespecs/lib/18xx.rules": "4e0ef129d9436bff",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_18co",
@@ -412,6 +412,7 @@ class Game(GameBase):
         "sold_percent": r_sold_percent,
         "pool_certificates": r_pool_certificates,
         "falling_sale_value": r_falling_sale_value,
+        "price_after_moves": r_price_after_moves,
         "price_after": r_price_after,
         "treasury_certificates": r_treasury_certificates,
         "ipo_of": r_ipo_of,
