@@ -13,14 +13,14 @@ SOURCES = {
     "rulespecs/1846-18xx-games.rules": "dd19e73e8a240dfc",
     "rulespecs/1846-two-player.rules": "b0a94a765163a34f",
     "rulespecs/1846.rules": "7bd5f5a5cc059eb1",
-    "rulespecs/lib/18xx.rules": "92434f17687ca888",
+    "rulespecs/lib/18xx.rules": "549e2d59bd0b8c81",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "92434f17687ca888",
+        "rulespecs/lib/18xx.rules": "549e2d59bd0b8c81",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -418,24 +418,24 @@ RULES = _LIBRARY.rules(
         'action place_token': '§"Placing Station Tokens"',
         'at action assign': 'rulespecs/1846.rules:1504',
         'at action bankrupt': 'rulespecs/1846.rules:1472',
-        'at action bid': 'rulespecs/lib/18xx.rules:1405',
-        'at action buy_shares': 'rulespecs/lib/18xx.rules:1490',
-        'at action buy_train': 'rulespecs/lib/18xx.rules:1797',
+        'at action bid': 'rulespecs/lib/18xx.rules:1410',
+        'at action buy_shares': 'rulespecs/lib/18xx.rules:1495',
+        'at action buy_train': 'rulespecs/lib/18xx.rules:1823',
         'at action company_lay_tile': 'rulespecs/1846.rules:1529',
         'at action company_place_token': 'rulespecs/1846.rules:1539',
         'at action contribute': 'rulespecs/1846.rules:1460',
         'at action corporation_buy_company': 'rulespecs/1846.rules:1278',
         'at action corporation_buy_shares': 'rulespecs/1846.rules:1441',
         'at action corporation_sell_shares': 'rulespecs/1846.rules:1371',
-        'at action discard_train': 'rulespecs/lib/18xx.rules:1873',
-        'at action dividend': 'rulespecs/lib/18xx.rules:1714',
-        'at action end_game': 'rulespecs/lib/18xx.rules:2038',
-        'at action lay_tile': 'rulespecs/lib/18xx.rules:1633',
-        'at action par': 'rulespecs/lib/18xx.rules:1428',
+        'at action discard_train': 'rulespecs/lib/18xx.rules:1899',
+        'at action dividend': 'rulespecs/lib/18xx.rules:1740',
+        'at action end_game': 'rulespecs/lib/18xx.rules:2064',
+        'at action lay_tile': 'rulespecs/lib/18xx.rules:1638',
+        'at action par': 'rulespecs/lib/18xx.rules:1433',
         'at action pass': 'rulespecs/1846.rules:1260',
         'at action place_token': 'rulespecs/1846.rules:1549',
-        'at action run_routes': 'rulespecs/lib/18xx.rules:1697',
-        'at action sell_shares': 'rulespecs/lib/18xx.rules:1536',
+        'at action run_routes': 'rulespecs/lib/18xx.rules:1723',
+        'at action sell_shares': 'rulespecs/lib/18xx.rules:1541',
         'bankruptcy player_bankrupt': '§"Bankruptcy"',
         'cite action bid': '§"Private Company Draft"',
         'cite action buy_shares': '§"Stock Round"',
@@ -742,20 +742,20 @@ def r_emergency_seller(g, v_player):
 
 def r_ability_window(g, v_company, v_key):
     """ability_window(X, \"key\"): refused unless X's ability of that key may be used now, by its owner, phases and timing (its counts are use_ability's) (library '18xx' procedure ability_window)"""
-    # at rulespecs/lib/18xx.rules:1163
+    # at rulespecs/lib/18xx.rules:1168
     v_ability = g.item(
         [v_a for v_a in g.attr(v_company, "abilities") if (g.attr(v_a, "key") == v_key)], 0
     )
-    # at rulespecs/lib/18xx.rules:1164
+    # at rulespecs/lib/18xx.rules:1169
     v_holder = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:1165
+    # at rulespecs/lib/18xx.rules:1170
     if not (not r_closed(g, v_company)):
         raise IllegalAction(
             "the private is closed",
             rule="library '18xx' procedure ability_window",
-            at="rulespecs/lib/18xx.rules:1165",
+            at="rulespecs/lib/18xx.rules:1170",
         )
-    # at rulespecs/lib/18xx.rules:1166
+    # at rulespecs/lib/18xx.rules:1171
     if not (
         (
             (g.attr(v_ability, "owner") == None)
@@ -766,9 +766,9 @@ def r_ability_window(g, v_company, v_key):
         raise IllegalAction(
             "the private's ability is its owner's only while the owner is of the ability's owner kind",
             rule='§"Setup"',
-            at="rulespecs/lib/18xx.rules:1166",
+            at="rulespecs/lib/18xx.rules:1171",
         )
-    # at rulespecs/lib/18xx.rules:1169
+    # at rulespecs/lib/18xx.rules:1174
     if not (
         (g.attr(v_ability, "from_phase") == None)
         or r_phase_at_least(g, g.attr(v_ability, "from_phase"))
@@ -776,9 +776,9 @@ def r_ability_window(g, v_company, v_key):
         raise IllegalAction(
             "the private's ability is used from a later phase (from_phase)",
             rule="library '18xx' procedure ability_window",
-            at="rulespecs/lib/18xx.rules:1169",
+            at="rulespecs/lib/18xx.rules:1174",
         )
-    # at rulespecs/lib/18xx.rules:1171
+    # at rulespecs/lib/18xx.rules:1176
     if not (
         (g.attr(v_ability, "removed_on") == None)
         or (not r_phase_at_least(g, g.attr(v_ability, "removed_on")))
@@ -786,18 +786,18 @@ def r_ability_window(g, v_company, v_key):
         raise IllegalAction(
             "the private's ability ended with the start of a phase (removed_on)",
             rule="library '18xx' procedure ability_window",
-            at="rulespecs/lib/18xx.rules:1171",
+            at="rulespecs/lib/18xx.rules:1176",
         )
-    # at rulespecs/lib/18xx.rules:1173
+    # at rulespecs/lib/18xx.rules:1178
     if g.attr(v_ability, "when") == "stock_turn":
-        # at rulespecs/lib/18xx.rules:1174
+        # at rulespecs/lib/18xx.rules:1179
         if not (
             (r_in_round(g, "stock") and g.among("players", v_holder)) and r_acting(g, v_holder)
         ):
             raise IllegalAction(
                 "the private's ability is used in its owner's turn of a stock round",
                 rule='§"Setup"',
-                at="rulespecs/lib/18xx.rules:1174",
+                at="rulespecs/lib/18xx.rules:1179",
             )
     elif (g.attr(v_ability, "when") == "operating_turn") or (
         (
@@ -808,7 +808,7 @@ def r_ability_window(g, v_company, v_key):
         )
         and g.among("corporations", v_holder)
     ):
-        # at rulespecs/lib/18xx.rules:1179
+        # at rulespecs/lib/18xx.rules:1184
         if not (
             r_in_round(g, "operating")
             and (
@@ -825,95 +825,95 @@ def r_ability_window(g, v_company, v_key):
             raise IllegalAction(
                 "the private's ability is used in the operating turn of its owner or of a company its owner directs",
                 rule="library '18xx' procedure ability_window",
-                at="rulespecs/lib/18xx.rules:1179",
+                at="rulespecs/lib/18xx.rules:1184",
             )
     elif g.attr(v_ability, "when") == "any_time":
-        # at rulespecs/lib/18xx.rules:1184
+        # at rulespecs/lib/18xx.rules:1189
         if not (r_in_round(g, "stock") or r_in_round(g, "operating")):
             raise IllegalAction(
                 "the private's ability is used at any time of a stock or an operating round",
                 rule="library '18xx' procedure ability_window",
-                at="rulespecs/lib/18xx.rules:1184",
+                at="rulespecs/lib/18xx.rules:1189",
             )
     elif (g.attr(v_ability, "when") == "sold") or (g.attr(v_ability, "when") == "phase_start"):
-        # at rulespecs/lib/18xx.rules:1187
+        # at rulespecs/lib/18xx.rules:1192
         if not (r_pending_decision(g, v_company, g.attr(v_ability, "decision"))):
             raise IllegalAction(
                 "the private's ability is used once, as the decision it owes on its sale or as its phase begins",
                 rule="library '18xx' procedure ability_window",
-                at="rulespecs/lib/18xx.rules:1187",
+                at="rulespecs/lib/18xx.rules:1192",
             )
 
 
 def a_bid(g, v_player, v_company, v_price):
     """Bid for a private, or pick a company in a draft (a private or a minor) (§\"Private Company Draft\")"""
-    # at rulespecs/lib/18xx.rules:1406
+    # at rulespecs/lib/18xx.rules:1411
     if r_in_round(g, "draft"):
-        # at rulespecs/lib/18xx.rules:1407
+        # at rulespecs/lib/18xx.rules:1412
         if not (g.b_in_draft_hand(v_company)):
             raise IllegalAction(
                 "the card is not among those drawn for this pick",
                 rule='§"Private Company Draft"',
-                at="rulespecs/lib/18xx.rules:1407",
+                at="rulespecs/lib/18xx.rules:1412",
             )
-        # at rulespecs/lib/18xx.rules:1408
+        # at rulespecs/lib/18xx.rules:1413
         if not (v_price == r_draft_price(g, v_company)):
             raise IllegalAction(
                 "a drafted company costs its current draft price",
                 rule='§"Private Company Draft"',
-                at="rulespecs/lib/18xx.rules:1408",
+                at="rulespecs/lib/18xx.rules:1413",
             )
-        # at rulespecs/lib/18xx.rules:1409
+        # at rulespecs/lib/18xx.rules:1414
         if not (r_free_cash(g, v_player) >= v_price):
             raise IllegalAction(
                 "not enough cash for this and the companies already picked",
                 rule='§"Private Company Draft"',
-                at="rulespecs/lib/18xx.rules:1409",
+                at="rulespecs/lib/18xx.rules:1414",
             )
-        # at rulespecs/lib/18xx.rules:1410
+        # at rulespecs/lib/18xx.rules:1415
         g.b_draft_pick(v_player, v_company)
     else:
-        # at rulespecs/lib/18xx.rules:1412
+        # at rulespecs/lib/18xx.rules:1417
         if not (g.param("private_sale_bidding")):
             raise IllegalAction(
                 "privates are sold at a fixed price; bidding is not in play",
                 rule='§"Private Company Draft"',
-                at="rulespecs/lib/18xx.rules:1412",
+                at="rulespecs/lib/18xx.rules:1417",
             )
-        # at rulespecs/lib/18xx.rules:1413
+        # at rulespecs/lib/18xx.rules:1418
         if g.state_has("in_auction"):
-            # at rulespecs/lib/18xx.rules:1414
+            # at rulespecs/lib/18xx.rules:1419
             if not (v_company == r_auction_company(g)):
                 raise IllegalAction(
                     "the auction is for another private",
                     rule='§"Private Company Draft"',
-                    at="rulespecs/lib/18xx.rules:1414",
+                    at="rulespecs/lib/18xx.rules:1419",
                 )
-            # at rulespecs/lib/18xx.rules:1415
+            # at rulespecs/lib/18xx.rules:1420
             if not (v_price >= (r_highest_bid(g, v_company) + g.param("min_bid_raise"))):
                 raise IllegalAction(
                     "a raise is at least the minimum raise",
                     rule='§"Private Company Draft"',
-                    at="rulespecs/lib/18xx.rules:1415",
+                    at="rulespecs/lib/18xx.rules:1420",
                 )
-            # at rulespecs/lib/18xx.rules:1416
+            # at rulespecs/lib/18xx.rules:1421
             if not (r_free_cash(g, v_player) >= v_price):
                 raise IllegalAction(
                     "not enough cash",
                     rule='§"Private Company Draft"',
-                    at="rulespecs/lib/18xx.rules:1416",
+                    at="rulespecs/lib/18xx.rules:1421",
                 )
-            # at rulespecs/lib/18xx.rules:1417
+            # at rulespecs/lib/18xx.rules:1422
             r_auction_bid(g, v_player, v_price)
         else:
-            # at rulespecs/lib/18xx.rules:1419
+            # at rulespecs/lib/18xx.rules:1424
             if not (r_in_round(g, "stock") and r_offered_later(g, v_company)):
                 raise IllegalAction(
                     "bids are for privates not yet offered",
                     rule='§"Private Company Draft"',
-                    at="rulespecs/lib/18xx.rules:1419",
+                    at="rulespecs/lib/18xx.rules:1424",
                 )
-            # at rulespecs/lib/18xx.rules:1420
+            # at rulespecs/lib/18xx.rules:1425
             if not (
                 (v_price >= (g.attr(v_company, "cost") + g.param("min_bid_raise")))
                 and (v_price >= (r_highest_bid(g, v_company) + g.param("min_bid_raise")))
@@ -921,91 +921,91 @@ def a_bid(g, v_player, v_company, v_price):
                 raise IllegalAction(
                     "a bid exceeds the face value and every other bid by at least the minimum raise",
                     rule='§"Private Company Draft"',
-                    at="rulespecs/lib/18xx.rules:1420",
+                    at="rulespecs/lib/18xx.rules:1425",
                 )
-            # at rulespecs/lib/18xx.rules:1422
+            # at rulespecs/lib/18xx.rules:1427
             if not (r_free_cash(g, v_player) >= v_price):
                 raise IllegalAction(
                     "not enough cash to set the bid aside",
                     rule='§"Private Company Draft"',
-                    at="rulespecs/lib/18xx.rules:1422",
+                    at="rulespecs/lib/18xx.rules:1427",
                 )
-            # at rulespecs/lib/18xx.rules:1423
+            # at rulespecs/lib/18xx.rules:1428
             r_place_bid(g, v_player, v_company, v_price)
 
 
 def a_par(g, v_player, v_corporation, v_price):
     """Start a corporation (§\"Stock Round\", §\"Corporations\")"""
-    # at rulespecs/lib/18xx.rules:1429
+    # at rulespecs/lib/18xx.rules:1434
     if not (r_in_round(g, "stock")):
         raise IllegalAction(
             "a corporation is started in a stock round",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:1429",
+            at="rulespecs/lib/18xx.rules:1434",
         )
-    # at rulespecs/lib/18xx.rules:1430
+    # at rulespecs/lib/18xx.rules:1435
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:1430",
+            at="rulespecs/lib/18xx.rules:1435",
         )
-    # at rulespecs/lib/18xx.rules:1431
+    # at rulespecs/lib/18xx.rules:1436
     if not (not r_started(g, v_corporation)):
         raise IllegalAction(
             "the corporation is already started",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:1431",
+            at="rulespecs/lib/18xx.rules:1436",
         )
-    # at rulespecs/lib/18xx.rules:1432
+    # at rulespecs/lib/18xx.rules:1437
     if not (not r_closed(g, v_corporation)):
         raise IllegalAction(
             "the corporation is out of the game",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:1432",
+            at="rulespecs/lib/18xx.rules:1437",
         )
-    # at rulespecs/lib/18xx.rules:1433
+    # at rulespecs/lib/18xx.rules:1438
     if not (v_price in r_par_prices(g, v_corporation)):
         raise IllegalAction(
-            "not a par price", rule='§"Stock Market"', at="rulespecs/lib/18xx.rules:1433"
+            "not a par price", rule='§"Stock Market"', at="rulespecs/lib/18xx.rules:1438"
         )
-    # at rulespecs/lib/18xx.rules:1434
+    # at rulespecs/lib/18xx.rules:1439
     v_cert = r_president_certificate(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:1435
+    # at rulespecs/lib/18xx.rules:1440
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule='§"Certificate Limits"',
-            at="rulespecs/lib/18xx.rules:1435",
+            at="rulespecs/lib/18xx.rules:1440",
         )
-    # at rulespecs/lib/18xx.rules:1436
+    # at rulespecs/lib/18xx.rules:1441
     if not (g.b_cash(v_player) >= (v_price * g.attr(v_cert, "shares"))):
         raise IllegalAction(
             "not enough cash",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:1436",
+            at="rulespecs/lib/18xx.rules:1441",
         )
-    # at rulespecs/lib/18xx.rules:1437
-    r_set_par(g, v_corporation, v_price)
-    # at rulespecs/lib/18xx.rules:1438
-    if g.param("home_token_at") == "par":
-        # at rulespecs/lib/18xx.rules:1438
-        r_place_home_token(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:1439
-    g.transfer((v_price * g.attr(v_cert, "shares")), v_player, r_payee(g, v_corporation, "ipo"))
-    # at rulespecs/lib/18xx.rules:1440
-    g.transfer((v_price * r_bank_funded_shares(g, v_corporation)), g.name("bank"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1441
-    g.move(v_cert, r_ipo_of(g, v_corporation), v_player)
     # at rulespecs/lib/18xx.rules:1442
-    g.state_set("bought_this_turn", (), True)
+    r_set_par(g, v_corporation, v_price)
     # at rulespecs/lib/18xx.rules:1443
+    if g.param("home_token_at") == "par":
+        # at rulespecs/lib/18xx.rules:1443
+        r_place_home_token(g, v_corporation)
+    # at rulespecs/lib/18xx.rules:1444
+    g.transfer((v_price * g.attr(v_cert, "shares")), v_player, r_payee(g, v_corporation, "ipo"))
+    # at rulespecs/lib/18xx.rules:1445
+    g.transfer((v_price * r_bank_funded_shares(g, v_corporation)), g.name("bank"), v_corporation)
+    # at rulespecs/lib/18xx.rules:1446
+    g.move(v_cert, r_ipo_of(g, v_corporation), v_player)
+    # at rulespecs/lib/18xx.rules:1447
+    g.state_set("bought_this_turn", (), True)
+    # at rulespecs/lib/18xx.rules:1448
     r_bought(g, v_player, v_corporation)
 
 
 def r_sellable(g, v_player, v_corporation):
     """sellable(P, C): the certificates of C that P may sell now (library '18xx' function sellable)"""
-    # at rulespecs/lib/18xx.rules:1482
+    # at rulespecs/lib/18xx.rules:1487
     return [
         v_c
         for v_c in r_held_certificates(g, v_player, v_corporation)
@@ -1043,44 +1043,44 @@ def r_sellable(g, v_player, v_corporation):
 
 def a_buy_shares(g, v_player, v_corporation, v_source):
     """Buy one certificate (§\"Stock Round\")"""
-    # at rulespecs/lib/18xx.rules:1491
+    # at rulespecs/lib/18xx.rules:1496
     if not (r_in_round(g, "stock")):
         raise IllegalAction(
             "shares are bought in a stock round",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1491",
+            at="rulespecs/lib/18xx.rules:1496",
         )
-    # at rulespecs/lib/18xx.rules:1492
+    # at rulespecs/lib/18xx.rules:1497
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1492",
+            at="rulespecs/lib/18xx.rules:1497",
         )
-    # at rulespecs/lib/18xx.rules:1493
+    # at rulespecs/lib/18xx.rules:1498
     if not (r_started(g, v_corporation)):
         raise IllegalAction(
             "the corporation is not started",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1493",
+            at="rulespecs/lib/18xx.rules:1498",
         )
-    # at rulespecs/lib/18xx.rules:1494
+    # at rulespecs/lib/18xx.rules:1499
     if not (not g.state_has("sold_this_round", v_player, v_corporation)):
         raise IllegalAction(
             "no buying back a corporation sold this round",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1494",
+            at="rulespecs/lib/18xx.rules:1499",
         )
-    # at rulespecs/lib/18xx.rules:1495
+    # at rulespecs/lib/18xx.rules:1500
     v_cert = g.b_next_certificate(v_corporation, v_source)
-    # at rulespecs/lib/18xx.rules:1496
+    # at rulespecs/lib/18xx.rules:1501
     if not (v_cert != None):
         raise IllegalAction(
             "no certificate of the corporation there",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1496",
+            at="rulespecs/lib/18xx.rules:1501",
         )
-    # at rulespecs/lib/18xx.rules:1497
+    # at rulespecs/lib/18xx.rules:1502
     if not (
         ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
         or r_in_zone(g, v_corporation, "no_cert_limit")
@@ -1088,9 +1088,9 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule='§"Certificate Limits"',
-            at="rulespecs/lib/18xx.rules:1497",
+            at="rulespecs/lib/18xx.rules:1502",
         )
-    # at rulespecs/lib/18xx.rules:1499
+    # at rulespecs/lib/18xx.rules:1504
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -1101,44 +1101,44 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         raise IllegalAction(
             "the holding cap would be exceeded",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1499",
+            at="rulespecs/lib/18xx.rules:1504",
         )
-    # at rulespecs/lib/18xx.rules:1501
+    # at rulespecs/lib/18xx.rules:1506
     v_cost = r_share_cost(g, v_corporation, v_source) * g.attr(v_cert, "shares")
-    # at rulespecs/lib/18xx.rules:1502
+    # at rulespecs/lib/18xx.rules:1507
     if not (g.b_cash(v_player) >= v_cost):
         raise IllegalAction(
-            "not enough cash", rule='§"Stock Round"', at="rulespecs/lib/18xx.rules:1502"
+            "not enough cash", rule='§"Stock Round"', at="rulespecs/lib/18xx.rules:1507"
         )
-    # at rulespecs/lib/18xx.rules:1503
+    # at rulespecs/lib/18xx.rules:1508
     g.transfer(v_cost, v_player, r_payee(g, v_corporation, v_source))
-    # at rulespecs/lib/18xx.rules:1504
+    # at rulespecs/lib/18xx.rules:1509
     g.move(v_cert, v_source, v_player)
-    # at rulespecs/lib/18xx.rules:1505
+    # at rulespecs/lib/18xx.rules:1510
     g.state_set("bought_this_turn", (), True)
-    # at rulespecs/lib/18xx.rules:1506
+    # at rulespecs/lib/18xx.rules:1511
     r_bought(g, v_player, v_corporation)
 
 
 def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
     """Sell certificates to the pool (§\"Stock Round\", §\"Emergency Money Raising\")"""
-    # at rulespecs/lib/18xx.rules:1537
+    # at rulespecs/lib/18xx.rules:1542
     v_emergency = r_in_round(g, "operating") and r_emergency_seller(g, v_player)
-    # at rulespecs/lib/18xx.rules:1538
+    # at rulespecs/lib/18xx.rules:1543
     if not (r_in_round(g, "stock") or v_emergency):
         raise IllegalAction(
             "shares are sold in a stock round (or by a president raising money for a train)",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1538",
+            at="rulespecs/lib/18xx.rules:1543",
         )
-    # at rulespecs/lib/18xx.rules:1539
+    # at rulespecs/lib/18xx.rules:1544
     if not (r_may_sell_now(g, v_player) or v_emergency):
         raise IllegalAction(
             "no selling after buying in this turn",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1539",
+            at="rulespecs/lib/18xx.rules:1544",
         )
-    # at rulespecs/lib/18xx.rules:1540
+    # at rulespecs/lib/18xx.rules:1545
     if not (
         (r_len(g, v_shares) >= 1)
         and all((v_c in r_sellable(g, v_player, v_corporation)) for v_c in v_shares)
@@ -1146,9 +1146,9 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "those certificates cannot be sold",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1540",
+            at="rulespecs/lib/18xx.rules:1545",
         )
-    # at rulespecs/lib/18xx.rules:1542
+    # at rulespecs/lib/18xx.rules:1547
     if not (
         (
             (
@@ -1177,37 +1177,37 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "no selling in the first stock round (nor, where the title says so, of a corporation that has not operated, unless by its president)",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1542",
+            at="rulespecs/lib/18xx.rules:1547",
         )
-    # at rulespecs/lib/18xx.rules:1547
+    # at rulespecs/lib/18xx.rules:1552
     v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
-    # at rulespecs/lib/18xx.rules:1548
+    # at rulespecs/lib/18xx.rules:1553
     if not (v_percent == v_percent_sold):
         raise IllegalAction(
             "the percent sold is that of the certificates named: a sale is never read as another",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1548",
+            at="rulespecs/lib/18xx.rules:1553",
         )
-    # at rulespecs/lib/18xx.rules:1550
+    # at rulespecs/lib/18xx.rules:1555
     if not ((r_pool_percent(g, v_corporation) + v_percent_sold) <= g.param("pool_cap")):
         raise IllegalAction(
             "the bank pool would hold too much of the corporation",
             rule='§"Stock Market"',
-            at="rulespecs/lib/18xx.rules:1550",
+            at="rulespecs/lib/18xx.rules:1555",
         )
-    # at rulespecs/lib/18xx.rules:1552
+    # at rulespecs/lib/18xx.rules:1557
     if v_emergency and (not r_in_round(g, "stock")):
-        # at rulespecs/lib/18xx.rules:1553
+        # at rulespecs/lib/18xx.rules:1558
         r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold)
-    # at rulespecs/lib/18xx.rules:1555
-    g.transfer(((r_price(g, v_corporation) * v_percent_sold) // 10), g.name("bank"), v_player)
-    # at rulespecs/lib/18xx.rules:1556
-    for v_c in v_shares:
-        # at rulespecs/lib/18xx.rules:1557
-        g.move(v_c, v_player, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1559
-    r_price_drop_on_sale(g, v_player, v_corporation, v_shares, r_len(g, v_shares))
     # at rulespecs/lib/18xx.rules:1560
+    g.transfer(((r_price(g, v_corporation) * v_percent_sold) // 10), g.name("bank"), v_player)
+    # at rulespecs/lib/18xx.rules:1561
+    for v_c in v_shares:
+        # at rulespecs/lib/18xx.rules:1562
+        g.move(v_c, v_player, g.name("pool"))
+    # at rulespecs/lib/18xx.rules:1564
+    r_price_drop_on_sale(g, v_player, v_corporation, v_shares, r_len(g, v_shares))
+    # at rulespecs/lib/18xx.rules:1565
     g.state_set(
         "sold_this_round",
         (
@@ -1216,9 +1216,9 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         ),
         True,
     )
-    # at rulespecs/lib/18xx.rules:1561
+    # at rulespecs/lib/18xx.rules:1566
     g.state_set("sold_this_turn", (v_corporation,), True)
-    # at rulespecs/lib/18xx.rules:1562
+    # at rulespecs/lib/18xx.rules:1567
     g.b_check_president(v_corporation)
 
 
@@ -1334,25 +1334,25 @@ def a_corporation_buy_company(g, v_corporation, v_company, v_price):
 
 def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
     """Lay or upgrade a tile (§\"Laying Track\")"""
-    # at rulespecs/lib/18xx.rules:1634
+    # at rulespecs/lib/18xx.rules:1639
     if not (r_in_step(g, v_corporation, "lay_tile")):
         raise IllegalAction(
             "tiles are laid at the start of a turn",
             rule='§"Laying Track"',
-            at="rulespecs/lib/18xx.rules:1634",
+            at="rulespecs/lib/18xx.rules:1639",
         )
-    # at rulespecs/lib/18xx.rules:1635
+    # at rulespecs/lib/18xx.rules:1640
     v_lay = g.b_check_lay(v_corporation, v_hex, v_tile, v_rotation)
-    # at rulespecs/lib/18xx.rules:1636
+    # at rulespecs/lib/18xx.rules:1641
     if not (g.b_cash(v_corporation) >= g.b_lay_cost(v_lay)):
         raise IllegalAction(
             "the company cannot pay the terrain cost",
             rule='§"Laying Track"',
-            at="rulespecs/lib/18xx.rules:1636",
+            at="rulespecs/lib/18xx.rules:1641",
         )
-    # at rulespecs/lib/18xx.rules:1637
+    # at rulespecs/lib/18xx.rules:1642
     g.transfer(g.b_lay_cost(v_lay), v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1638
+    # at rulespecs/lib/18xx.rules:1643
     g.b_lay(v_corporation, v_lay, v_tile)
 
 
@@ -1375,7 +1375,7 @@ def a_place_token(g, v_corporation, v_city):
     # at rulespecs/1846.rules:1553
     v_spot = g.b_check_token(v_corporation, v_city)
     # at rulespecs/1846.rules:1554
-    v_cost = g.b_token_cost(v_corporation, v_spot)
+    v_cost = r_token_cost(g, v_corporation, v_spot)
     # at rulespecs/1846.rules:1555
     if not (g.b_cash(v_corporation) >= v_cost):
         raise IllegalAction(
@@ -1418,14 +1418,14 @@ def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
 
 def a_buy_train(g, v_corporation, v_train, v_price, v_exchange):
     """Buy a train (§\"Buying Trains\")"""
-    # at rulespecs/lib/18xx.rules:1798
+    # at rulespecs/lib/18xx.rules:1824
     if not (r_in_step(g, v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought at the end of the turn",
             rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:1798",
+            at="rulespecs/lib/18xx.rules:1824",
         )
-    # at rulespecs/lib/18xx.rules:1799
+    # at rulespecs/lib/18xx.rules:1825
     if not (
         (v_exchange != None)
         or ((r_limit_trains(g, v_corporation) + 1) <= r_train_limit(g, v_corporation))
@@ -1433,123 +1433,123 @@ def a_buy_train(g, v_corporation, v_train, v_price, v_exchange):
         raise IllegalAction(
             "the train limit would be exceeded",
             rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:1799",
+            at="rulespecs/lib/18xx.rules:1825",
         )
-    # at rulespecs/lib/18xx.rules:1800
+    # at rulespecs/lib/18xx.rules:1826
     v_seller = g.b_holder_of(v_train)
-    # at rulespecs/lib/18xx.rules:1801
+    # at rulespecs/lib/18xx.rules:1827
     if v_exchange != None:
-        # at rulespecs/lib/18xx.rules:1802
+        # at rulespecs/lib/18xx.rules:1828
         r_trade_in(g, v_corporation, v_train, v_price, v_exchange)
     elif v_seller == g.name("depot"):
-        # at rulespecs/lib/18xx.rules:1804
+        # at rulespecs/lib/18xx.rules:1830
         if not (v_train in g.b_available_trains()):
             raise IllegalAction(
                 "the bank sells trains in order",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1804",
+                at="rulespecs/lib/18xx.rules:1830",
             )
-        # at rulespecs/lib/18xx.rules:1805
+        # at rulespecs/lib/18xx.rules:1831
         if not (g.state_amount("bank_buys_this_turn") < g.param("bank_trains_per_turn")):
             raise IllegalAction(
                 "no more trains from the bank this turn",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1805",
+                at="rulespecs/lib/18xx.rules:1831",
             )
-        # at rulespecs/lib/18xx.rules:1806
+        # at rulespecs/lib/18xx.rules:1832
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the bank sells at the printed price",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1806",
+                at="rulespecs/lib/18xx.rules:1832",
             )
-        # at rulespecs/lib/18xx.rules:1807
+        # at rulespecs/lib/18xx.rules:1833
         r_forced_purchase_help(g, v_corporation, v_price)
-        # at rulespecs/lib/18xx.rules:1808
+        # at rulespecs/lib/18xx.rules:1834
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1808",
+                at="rulespecs/lib/18xx.rules:1834",
             )
-        # at rulespecs/lib/18xx.rules:1809
+        # at rulespecs/lib/18xx.rules:1835
         g.transfer(v_price, v_corporation, g.name("bank"))
-        # at rulespecs/lib/18xx.rules:1810
+        # at rulespecs/lib/18xx.rules:1836
         g.move(v_train, g.name("depot"), v_corporation)
-        # at rulespecs/lib/18xx.rules:1811
+        # at rulespecs/lib/18xx.rules:1837
         g.b_train_bought(v_corporation, v_train, True)
     elif v_seller == g.name("pool"):
-        # at rulespecs/lib/18xx.rules:1813
+        # at rulespecs/lib/18xx.rules:1839
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the bank pool sells trains at the printed price",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1813",
+                at="rulespecs/lib/18xx.rules:1839",
             )
-        # at rulespecs/lib/18xx.rules:1814
+        # at rulespecs/lib/18xx.rules:1840
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1814",
+                at="rulespecs/lib/18xx.rules:1840",
             )
-        # at rulespecs/lib/18xx.rules:1815
+        # at rulespecs/lib/18xx.rules:1841
         g.transfer(v_price, v_corporation, g.name("bank"))
-        # at rulespecs/lib/18xx.rules:1816
+        # at rulespecs/lib/18xx.rules:1842
         g.move(v_train, g.name("pool"), v_corporation)
-        # at rulespecs/lib/18xx.rules:1817
+        # at rulespecs/lib/18xx.rules:1843
         g.b_train_bought(v_corporation, v_train, False)
     else:
-        # at rulespecs/lib/18xx.rules:1819
+        # at rulespecs/lib/18xx.rules:1845
         if not (g.among("corporations", v_seller) and (v_seller != v_corporation)):
             raise IllegalAction(
                 "trains are bought from the bank or another corporation",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1819",
+                at="rulespecs/lib/18xx.rules:1845",
             )
-        # at rulespecs/lib/18xx.rules:1820
+        # at rulespecs/lib/18xx.rules:1846
         if not (r_may_buy_train_from(g, v_corporation, v_seller)):
             raise IllegalAction(
                 "the corporation may not buy a train from another corporation now",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1820",
+                at="rulespecs/lib/18xx.rules:1846",
             )
-        # at rulespecs/lib/18xx.rules:1821
+        # at rulespecs/lib/18xx.rules:1847
         if not (v_price >= g.param("min_train_price")):
             raise IllegalAction(
                 "below the least price for a train",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1821",
+                at="rulespecs/lib/18xx.rules:1847",
             )
-        # at rulespecs/lib/18xx.rules:1822
+        # at rulespecs/lib/18xx.rules:1848
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1822",
+                at="rulespecs/lib/18xx.rules:1848",
             )
-        # at rulespecs/lib/18xx.rules:1823
+        # at rulespecs/lib/18xx.rules:1849
         g.transfer(v_price, v_corporation, v_seller)
-        # at rulespecs/lib/18xx.rules:1824
+        # at rulespecs/lib/18xx.rules:1850
         g.move(v_train, v_seller, v_corporation)
-        # at rulespecs/lib/18xx.rules:1825
+        # at rulespecs/lib/18xx.rules:1851
         g.b_train_bought(v_corporation, v_train, False)
 
 
 def r_exchange_for_share(g, v_company, v_cert):
     """A private exchanged for a certificate of a corporation, from its IPO or the bank pool (supplement from \"18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)\")"""
-    # at rulespecs/lib/18xx.rules:1837
+    # at rulespecs/lib/18xx.rules:1863
     v_player = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:1838
+    # at rulespecs/lib/18xx.rules:1864
     v_corporation = g.attr(v_cert, "corporation")
-    # at rulespecs/lib/18xx.rules:1839
+    # at rulespecs/lib/18xx.rules:1865
     if not (g.among("players", v_player)):
         raise IllegalAction(
             "only a player exchanges a private for a share",
             rule='§"Setup"',
-            at="rulespecs/lib/18xx.rules:1839",
+            at="rulespecs/lib/18xx.rules:1865",
         )
-    # at rulespecs/lib/18xx.rules:1840
+    # at rulespecs/lib/18xx.rules:1866
     if not (
         (g.b_holder_of(v_cert) == g.name("pool"))
         or (g.b_holder_of(v_cert) == r_ipo_of(g, v_corporation))
@@ -1557,23 +1557,23 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the share comes from the corporation's IPO or the bank pool",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1840",
+            at="rulespecs/lib/18xx.rules:1866",
         )
-    # at rulespecs/lib/18xx.rules:1842
+    # at rulespecs/lib/18xx.rules:1868
     if not (r_started(g, v_corporation)):
         raise IllegalAction(
             "a share of a corporation that has started",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1842",
+            at="rulespecs/lib/18xx.rules:1868",
         )
-    # at rulespecs/lib/18xx.rules:1843
+    # at rulespecs/lib/18xx.rules:1869
     if not (r_private_on_sale(g) == None):
         raise IllegalAction(
             "no share changes hands while the privates are on sale",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1843",
+            at="rulespecs/lib/18xx.rules:1869",
         )
-    # at rulespecs/lib/18xx.rules:1844
+    # at rulespecs/lib/18xx.rules:1870
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -1584,15 +1584,15 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the holding cap would be exceeded",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1844",
+            at="rulespecs/lib/18xx.rules:1870",
         )
-    # at rulespecs/lib/18xx.rules:1846
+    # at rulespecs/lib/18xx.rules:1872
     g.move(v_cert, g.b_holder_of(v_cert), v_player)
-    # at rulespecs/lib/18xx.rules:1847
+    # at rulespecs/lib/18xx.rules:1873
     r_close_private(g, v_company)
-    # at rulespecs/lib/18xx.rules:1848
+    # at rulespecs/lib/18xx.rules:1874
     g.b_check_float(v_corporation)
-    # at rulespecs/lib/18xx.rules:1849
+    # at rulespecs/lib/18xx.rules:1875
     g.b_check_president(v_corporation)
 
 
@@ -1607,14 +1607,14 @@ def r_may_buy_train_from(g, v_corporation, v_seller):
 
 def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
     """What limits a president's sale to pay for a train: the title's emergency_ properties (§\"Emergency Money Raising\")"""
-    # at rulespecs/lib/18xx.rules:1890
+    # at rulespecs/lib/18xx.rules:1916
     if not (g.param("emergency_president_sells")):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1890",
+            at="rulespecs/lib/18xx.rules:1916",
         )
-    # at rulespecs/lib/18xx.rules:1892
+    # at rulespecs/lib/18xx.rules:1918
     if not (
         (
             (
@@ -1655,9 +1655,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule='§"Emergency Money Raising", §"Setup", §"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:1892",
+            at="rulespecs/lib/18xx.rules:1918",
         )
-    # at rulespecs/lib/18xx.rules:1898
+    # at rulespecs/lib/18xx.rules:1924
     if not (
         (g.param("emergency_sale_minimum") == None)
         or (
@@ -1668,9 +1668,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1898",
+            at="rulespecs/lib/18xx.rules:1924",
         )
-    # at rulespecs/lib/18xx.rules:1900
+    # at rulespecs/lib/18xx.rules:1926
     r_emergency_sale_noted(g, v_player, v_corporation)
 
 
@@ -1914,7 +1914,7 @@ def r_emergency_issue_limit(g, v_corporation):
 def r_emergency_raise(g, v_corporation, v_n):
     """what issuing n shares raises in an emergency: n times the price n + 1 spaces left of the share price (§\"Emergency Money Raising\")"""
     # at rulespecs/1846.rules:1425
-    return v_n * g.b_price_after_moves(v_corporation, "left", (v_n + 1))
+    return v_n * r_price_after_moves(g, v_corporation, "left", (v_n + 1))
 
 
 def r_emergency_reaches(g, v_corporation, v_n, v_target):
@@ -2253,12 +2253,12 @@ def q_company_place_token(g, v_company):
 
 def qr_par(g):
     """The opening guards of par that read only the round (the listing round probe)"""
-    # at rulespecs/lib/18xx.rules:1429
+    # at rulespecs/lib/18xx.rules:1434
     if not (r_in_round(g, "stock")):
         raise IllegalAction(
             "a corporation is started in a stock round",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:1429",
+            at="rulespecs/lib/18xx.rules:1434",
         )
 
 
@@ -2297,7 +2297,7 @@ def q2_place_token(g, v_corporation, v_city):
     # at rulespecs/1846.rules:1553
     v_spot = g.b_check_token(v_corporation, v_city)
     # at rulespecs/1846.rules:1554
-    v_cost = g.b_token_cost(v_corporation, v_spot)
+    v_cost = r_token_cost(g, v_corporation, v_spot)
     # at rulespecs/1846.rules:1555
     if not (g.b_cash(v_corporation) >= v_cost):
         return "not enough cash for the token"
@@ -2352,17 +2352,17 @@ def qr_company_place_token(g):
 
 def t_end_stock_round(g, *_rest):
     """At the end of a stock round, sold-out corporations rise"""
-    # at rulespecs/lib/18xx.rules:2174
+    # at rulespecs/lib/18xx.rules:2200
     for v_c in g.b_market_order():
-        # at rulespecs/lib/18xx.rules:2175
+        # at rulespecs/lib/18xx.rules:2201
         if g.param("sold_out_rise") and r_sold_out(g, v_c):
-            # at rulespecs/lib/18xx.rules:2176
+            # at rulespecs/lib/18xx.rules:2202
             r_market_move(g, v_c, "up")
-        # at rulespecs/lib/18xx.rules:2178
+        # at rulespecs/lib/18xx.rules:2204
         if (g.param("pool_drop_at_round_end") and (not r_closed(g, v_c))) and (
             r_pool_percent(g, v_c) > 0
         ):
-            # at rulespecs/lib/18xx.rules:2179
+            # at rulespecs/lib/18xx.rules:2205
             r_market_move(g, v_c, "down")
 
 

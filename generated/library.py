@@ -10,7 +10,7 @@ from compiler.runtime.errors import IllegalAction
 # one component per line (not reformatted)
 # fmt: off
 SOURCES = {
-    'rulespecs/lib/18xx.rules': '92434f17687ca888',
+    'rulespecs/lib/18xx.rules': '549e2d59bd0b8c81',
     'rulespecs/lib/tiles.rules': 'ef4c137225d3ff46',
 }
 
@@ -1323,21 +1323,21 @@ def r_prices_frozen(g):
 
 def r_price(g, v_corporation):
     """price(C): C's share price, its price token's cell's (none before it has one: a read of a field of none refuses the action) (library '18xx' function price)"""
-    # at rulespecs/lib/18xx.rules:727
+    # at rulespecs/lib/18xx.rules:729
     return g.attr(g.attr(v_corporation, "cell"), "price")
 
 
 def r_move_price(g, v_corporation, v_direction):
     """move_price(C, d): C's price token one step in direction d (nothing where it has no price; where the market's edge keeps it, it stays) (library '18xx' procedure move_price)"""
-    # at rulespecs/lib/18xx.rules:730
+    # at rulespecs/lib/18xx.rules:732
     if g.attr(v_corporation, "cell") != None:
-        # at rulespecs/lib/18xx.rules:731
+        # at rulespecs/lib/18xx.rules:733
         g.set_attr(v_corporation, "cell", g.item(g.attr(v_corporation, "cell"), v_direction))
 
 
 def r_in_zone(g, v_corporation, v_zone):
     """in_zone(C, z): the market zone z's rules apply to C: its price token's cell is in z, or an ability of the card C holds puts it in z (effect market_zone, its zones) (library '18xx' function in_zone)"""
-    # at rulespecs/lib/18xx.rules:736
+    # at rulespecs/lib/18xx.rules:738
     return (
         (g.attr(v_corporation, "cell") != None)
         and (v_zone in g.attr(g.attr(v_corporation, "cell"), "zones"))
@@ -1352,13 +1352,13 @@ def r_in_zone(g, v_corporation, v_zone):
 
 def r_is_par_cell(g, v_cell, v_price):
     """is_par_cell(X, p): X is a par cell of price p (library '18xx' function is_par_cell)"""
-    # at rulespecs/lib/18xx.rules:740
+    # at rulespecs/lib/18xx.rules:742
     return ("par" in g.attr(v_cell, "zones")) and (g.attr(v_cell, "price") == v_price)
 
 
 def r_par_column(g, v_price):
     """par_column(p): the rightmost column of a par cell of price p (-1 where none) (library '18xx' function par_column)"""
-    # at rulespecs/lib/18xx.rules:743
+    # at rulespecs/lib/18xx.rules:745
     return max(
         (
             (g.attr(v_c, "column") if r_is_par_cell(g, v_c, v_price) else (-1))
@@ -1370,7 +1370,7 @@ def r_par_column(g, v_price):
 
 def r_par_cell(g, v_price):
     """par_cell(p): the par cell of price p: the rightmost of them, the topmost of those (none where p is no par price) (library '18xx' function par_cell)"""
-    # at rulespecs/lib/18xx.rules:746
+    # at rulespecs/lib/18xx.rules:748
     return (
         g.item(
             [
@@ -1390,32 +1390,32 @@ def r_par_cell(g, v_price):
 
 def r_set_par(g, v_corporation, v_price):
     """set_par(C, p): C starts at par price p: its par price, its price token on the par cell of p (par_cell) (library '18xx' procedure set_par)"""
-    # at rulespecs/lib/18xx.rules:750
+    # at rulespecs/lib/18xx.rules:752
     if not (any(r_is_par_cell(g, v_c, v_price) for v_c in g.name("market_cells"))):
         raise IllegalAction(
             "not a par price",
             rule="library '18xx' procedure set_par",
-            at="rulespecs/lib/18xx.rules:750",
+            at="rulespecs/lib/18xx.rules:752",
         )
-    # at rulespecs/lib/18xx.rules:751
-    g.set_attr(v_corporation, "par", v_price)
-    # at rulespecs/lib/18xx.rules:752
-    g.set_attr(v_corporation, "cell", r_par_cell(g, v_price))
     # at rulespecs/lib/18xx.rules:753
+    g.set_attr(v_corporation, "par", v_price)
+    # at rulespecs/lib/18xx.rules:754
+    g.set_attr(v_corporation, "cell", r_par_cell(g, v_price))
+    # at rulespecs/lib/18xx.rules:755
     g.emit("corporation_started", v_corporation, v_price)
 
 
 def r_market_move(g, v_corporation, v_direction):
     """market_move(C, d): C's price token moves one step in direction d, unless prices are frozen or C's declared hold_price keeps it from moving left or down (library '18xx' procedure market_move)"""
-    # at rulespecs/lib/18xx.rules:761
+    # at rulespecs/lib/18xx.rules:763
     if (not r_prices_frozen(g)) and (not r_price_held(g, v_corporation, v_direction)):
-        # at rulespecs/lib/18xx.rules:762
+        # at rulespecs/lib/18xx.rules:764
         r_move_price(g, v_corporation, v_direction)
 
 
 def r_price_held(g, v_corporation, v_direction):
     """price_held(C, d): whether a move of C's price in direction d is held: left or down, in an operating round in which C declared its card's hold_price ability (library '18xx' function price_held)"""
-    # at rulespecs/lib/18xx.rules:767
+    # at rulespecs/lib/18xx.rules:769
     return (
         (((v_direction == "left") or (v_direction == "down")) and r_in_round(g, "operating"))
         and (g.state_amount("declared_uses", v_corporation, "hold_price") > 0)
@@ -1424,7 +1424,7 @@ def r_price_held(g, v_corporation, v_direction):
 
 def r_train_limit(g, v_corporation):
     """train_limit(C): the most trains C may own: the current phase's train limit, raised by C's take-overs (library '18xx' function train_limit)"""
-    # at rulespecs/lib/18xx.rules:772
+    # at rulespecs/lib/18xx.rules:774
     _once_phase_number = None
     return sum(
         (
@@ -1445,7 +1445,7 @@ def r_train_limit(g, v_corporation):
 
 def r_cheapest_side(g, v_train):
     """cheapest_side(T): the lowest price of a side of T's card: its own, or that of a card that is its other side (variant_of: a card sold as either of two trains) (library '18xx' function cheapest_side)"""
-    # at rulespecs/lib/18xx.rules:775
+    # at rulespecs/lib/18xx.rules:777
     return min(
         (
             g.attr(v_c, "price")
@@ -1464,7 +1464,7 @@ def r_cheapest_side(g, v_train):
 
 def r_dearest_side(g, v_train):
     """dearest_side(T): the highest price of a side of T's card: its own, or that of a card that is its other side (variant_of) (library '18xx' function dearest_side)"""
-    # at rulespecs/lib/18xx.rules:778
+    # at rulespecs/lib/18xx.rules:780
     return max(
         (
             g.attr(v_c, "price")
@@ -1483,19 +1483,19 @@ def r_dearest_side(g, v_train):
 
 def r_obliging_trains(g):
     """obliging_trains(): the trains the bank sells now that meet a corporation's duty to own one (not a train card whose satisfies_train_obligation is false) (library '18xx' function obliging_trains)"""
-    # at rulespecs/lib/18xx.rules:781
+    # at rulespecs/lib/18xx.rules:783
     return [v_t for v_t in g.b_available_trains() if g.attr(v_t, "satisfies_train_obligation")]
 
 
 def r_cheapest_train_price(g):
     """cheapest_train_price(): the lowest price of a train the bank sells now (either side of a card) that meets a corporation's duty to own one; 0 when there is none (library '18xx' function cheapest_train_price)"""
-    # at rulespecs/lib/18xx.rules:784
+    # at rulespecs/lib/18xx.rules:786
     return min((r_cheapest_side(g, v_t) for v_t in r_obliging_trains(g)), default=0)
 
 
 def r_dearest_side_price(g):
     """dearest_side_price(): the highest price of a side of the bank's cheapest train card, the first of the cheapest; 0 when the bank has none (library '18xx' function dearest_side_price)"""
-    # at rulespecs/lib/18xx.rules:787
+    # at rulespecs/lib/18xx.rules:789
     return (
         r_dearest_side(
             g,
@@ -1515,51 +1515,59 @@ def r_dearest_side_price(g):
 
 def r_len(g, v_xs):
     """len(xs): how many elements the list xs has (of a name, how many letters) (library '18xx' function len)"""
-    # at rulespecs/lib/18xx.rules:791
+    # at rulespecs/lib/18xx.rules:793
     return sum(1 for v_x in v_xs if True)
 
 
 def r_first(g, v_xs):
     """first(xs): the first element of the list xs, or none where it is empty (library '18xx' function first)"""
-    # at rulespecs/lib/18xx.rules:794
+    # at rulespecs/lib/18xx.rules:796
     return g.item(v_xs, 0) if (sum(1 for v_x in v_xs if True) > 0) else None
 
 
 def r_pool_percent(g, v_corporation):
     """pool_percent(C): the percentage of C in the bank pool (library '18xx' function pool_percent)"""
-    # at rulespecs/lib/18xx.rules:797
+    # at rulespecs/lib/18xx.rules:799
     return g.b_percent(g.name("pool"), v_corporation)
 
 
 def r_sold_percent(g, v_corporation):
     """sold_percent(C): the percentage of C that players hold (library '18xx' function sold_percent)"""
-    # at rulespecs/lib/18xx.rules:799
+    # at rulespecs/lib/18xx.rules:801
     return sum(g.b_percent(v_p, v_corporation) for v_p in g.name("players"))
 
 
 def r_pool_certificates(g, v_corporation):
     """pool_certificates(C): C's certificates in the bank pool (library '18xx' function pool_certificates)"""
-    # at rulespecs/lib/18xx.rules:801
+    # at rulespecs/lib/18xx.rules:803
     return r_held_certificates(g, g.name("pool"), v_corporation)
 
 
 def r_falling_sale_value(g, v_corporation, v_shares):
     """falling_sale_value(C, n): what n shares of C fetch when each is paid at the price of one step of the token's way down the market, from its price now: the first at the price now, the next one step down, and so on (n prices added up; 0 shares: 0) (library '18xx' function falling_sale_value)"""
-    # at rulespecs/lib/18xx.rules:804
+    # at rulespecs/lib/18xx.rules:806
     return sum(
-        g.b_price_after_moves(v_corporation, "down", (v_k - 1)) for v_k in range(1, (v_shares) + 1)
+        r_price_after_moves(g, v_corporation, "down", (v_k - 1)) for v_k in range(1, (v_shares) + 1)
+    )
+
+
+def r_price_after_moves(g, v_corporation, v_direction, v_n):
+    """price_after_moves(C, d, n): the price n market moves of C in direction d would give (the title's edge rules at each: past the market's edge the token stays) (library '18xx' function price_after_moves)"""
+    # at rulespecs/lib/18xx.rules:809
+    return g.attr(
+        g.item(g.item(g.attr(g.attr(v_corporation, "cell"), "way"), v_direction), v_n), "price"
     )
 
 
 def r_price_after(g, v_corporation, v_direction):
     """price_after(C, d): the price one market move of C in direction d would give (library '18xx' function price_after)"""
-    # at rulespecs/lib/18xx.rules:807
-    return g.b_price_after_moves(v_corporation, v_direction, 1)
+    # at rulespecs/lib/18xx.rules:812
+    return r_price_after_moves(g, v_corporation, v_direction, 1)
 
 
 def r_treasury_certificates(g, v_corporation):
     """treasury_certificates(C): C's own certificates on its mat, its president's certificate left out (library '18xx' function treasury_certificates)"""
-    # at rulespecs/lib/18xx.rules:810
+    # at rulespecs/lib/18xx.rules:815
     return [
         v_c
         for v_c in r_held_certificates(g, v_corporation, v_corporation)
@@ -1569,7 +1577,7 @@ def r_treasury_certificates(g, v_corporation):
 
 def r_ipo_of(g, v_corporation):
     """ipo_of(C): where C's unsold certificates sit: the IPO under full or partial capitalisation, else C's own treasury (library '18xx' function ipo_of)"""
-    # at rulespecs/lib/18xx.rules:813
+    # at rulespecs/lib/18xx.rules:818
     return (
         g.name("initial_offering")
         if ((g.param("capitalisation") == "full") or (g.param("capitalisation") == "partial"))
@@ -1579,7 +1587,7 @@ def r_ipo_of(g, v_corporation):
 
 def r_trade_in_discount(g, v_train, v_exchange):
     """trade_in_discount(T, X): what T's price drops by when a train X is given for it: T's `discount` for X's type, 0 where T names none (library '18xx' function trade_in_discount)"""
-    # at rulespecs/lib/18xx.rules:816
+    # at rulespecs/lib/18xx.rules:821
     return (
         g.item(g.attr(v_train, "discount"), g.attr(v_exchange, "name"))
         if (
@@ -1592,7 +1600,7 @@ def r_trade_in_discount(g, v_train, v_exchange):
 
 def r_open_privates(g):
     """open_privates(): the privates open and owned: neither closed nor the bank's, nor in the pool (library '18xx' function open_privates)"""
-    # at rulespecs/lib/18xx.rules:818
+    # at rulespecs/lib/18xx.rules:823
     return [
         v_p
         for v_p in g.name("privates")
@@ -1605,19 +1613,19 @@ def r_open_privates(g):
 
 def r_bonds_of(g, v_corporation):
     """bonds_of(C): the bonds of corporation C (library '18xx' function bonds_of)"""
-    # at rulespecs/lib/18xx.rules:820
+    # at rulespecs/lib/18xx.rules:825
     return [v_b for v_b in g.name("bonds") if (r_corporation_of(g, v_b) == v_corporation)]
 
 
 def r_pay_per_share(g, v_corporation, v_holder, v_amount):
     """pay_per_share(C, H, amount): what H's holding of C earns of a dividend of `amount` to all its shares (its percentage of it, rounded down) (library '18xx' function pay_per_share)"""
-    # at rulespecs/lib/18xx.rules:823
+    # at rulespecs/lib/18xx.rules:828
     return (v_amount * g.b_percent(v_holder, v_corporation)) // 100
 
 
 def r_can_sell(g, v_player):
     """can_sell(P): whether P may sell any certificate now: a stock round after the first, and a certificate of a started corporation he may sell (library '18xx' function can_sell)"""
-    # at rulespecs/lib/18xx.rules:827
+    # at rulespecs/lib/18xx.rules:832
     return (r_in_round(g, "stock") and (g.state_amount("stock_round_number") > 1)) and any(
         (r_started(g, v_c) and (r_len(g, r_sellable(g, v_player, v_c)) > 0))
         for v_c in g.name("corporations")
@@ -1626,19 +1634,19 @@ def r_can_sell(g, v_player):
 
 def r_owner(g, v_item):
     """owner(X): who holds X (a minor's owner) (library '18xx' function owner)"""
-    # at rulespecs/lib/18xx.rules:830
+    # at rulespecs/lib/18xx.rules:835
     return g.b_holder_of(v_item)
 
 
 def r_own_bid(g, v_player, v_company):
     """own_bid(P, X): the amount of P's standing bid on private X, or 0 (library '18xx' function own_bid)"""
-    # at rulespecs/lib/18xx.rules:841
+    # at rulespecs/lib/18xx.rules:846
     return g.state_amount("standing_bid", v_company, v_player)
 
 
 def r_place_bid(g, v_player, v_company, v_price):
     """place_bid(P, X, n): P bids n for X (replacing P's earlier bid on X); the money is set aside and the turn passes on (library '18xx' procedure place_bid)"""
-    # at rulespecs/lib/18xx.rules:844
+    # at rulespecs/lib/18xx.rules:849
     g.state_put(
         "standing_bid",
         (
@@ -1647,19 +1655,19 @@ def r_place_bid(g, v_player, v_company, v_price):
         ),
         v_price,
     )
-    # at rulespecs/lib/18xx.rules:845
+    # at rulespecs/lib/18xx.rules:850
     r_bid_placed(g, v_player)
 
 
 def r_open_bid(g, v_player, v_company, v_price):
     """open_bid(P, X, n): in the open auction, P's bid on X becomes n (a new bid, or P's raised bid); the money is set aside and the turn passes on (library '18xx' procedure open_bid)"""
-    # at rulespecs/lib/18xx.rules:849
+    # at rulespecs/lib/18xx.rules:854
     r_place_bid(g, v_player, v_company, v_price)
 
 
 def r_move_bid(g, v_player, v_from_company, v_company, v_price):
     """move_bid(P, Y, X, n): in the open auction, P's bid on Y is withdrawn and P bids n on X (library '18xx' procedure move_bid)"""
-    # at rulespecs/lib/18xx.rules:853
+    # at rulespecs/lib/18xx.rules:858
     g.state_put(
         "standing_bid",
         (
@@ -1668,13 +1676,13 @@ def r_move_bid(g, v_player, v_from_company, v_company, v_price):
         ),
         0,
     )
-    # at rulespecs/lib/18xx.rules:854
+    # at rulespecs/lib/18xx.rules:859
     r_place_bid(g, v_player, v_company, v_price)
 
 
 def r_highest_bid(g, v_company):
     """highest_bid(X): the highest standing bid on private X (in an auction, its high bid), or 0 (library '18xx' function highest_bid)"""
-    # at rulespecs/lib/18xx.rules:858
+    # at rulespecs/lib/18xx.rules:863
     return max(
         (g.state_amount("standing_bid", v_company, v_p) for v_p in g.name("players")), default=0
     )
@@ -1682,7 +1690,7 @@ def r_highest_bid(g, v_company):
 
 def r_auction_company(g):
     """auction_company(): the private on auction: in an auction among its bidders (in_auction), the private on sale; in the Starting Round (first_round: auction), the first private, in the order the title lists them, still the bank's and open; none otherwise (library '18xx' function auction_company)"""
-    # at rulespecs/lib/18xx.rules:864
+    # at rulespecs/lib/18xx.rules:869
     return (
         r_private_on_sale(g)
         if g.state_has("in_auction")
@@ -1707,7 +1715,7 @@ def r_auction_company(g):
 
 def r_picking(g):
     """picking(): whether the players are picking the components of free_pick after the opening auction (first_round: auction): in its round, once every private is sold (library '18xx' function picking)"""
-    # at rulespecs/lib/18xx.rules:871
+    # at rulespecs/lib/18xx.rules:876
     return (
         (
             ((g.param_or("free_pick", None) != None) and r_in_round(g, "auction"))
@@ -1720,7 +1728,7 @@ def r_picking(g):
 
 def r_pickable(g, v_company):
     """pickable(X): X is one of the components of free_pick still on offer while the players pick them: a minor (picks_operate), the bank's and in play (library '18xx' function pickable)"""
-    # at rulespecs/lib/18xx.rules:880
+    # at rulespecs/lib/18xx.rules:885
     return (
         ((r_picking(g) and g.param_or("picks_operate", False)) and g.among("minors", v_company))
         and (g.b_holder_of(v_company) == g.name("bank"))
@@ -1729,21 +1737,21 @@ def r_pickable(g, v_company):
 
 def r_pick(g, v_player, v_company):
     """pick(P, X): P takes X for nothing; a minor with a home puts its station there; the turn passes on (library '18xx' procedure pick)"""
-    # at rulespecs/lib/18xx.rules:883
+    # at rulespecs/lib/18xx.rules:888
     g.move(v_company, g.name("bank"), v_player)
-    # at rulespecs/lib/18xx.rules:884
+    # at rulespecs/lib/18xx.rules:889
     if g.among("minors", v_company) and (g.attr(v_company, "home") != None):
-        # at rulespecs/lib/18xx.rules:885
+        # at rulespecs/lib/18xx.rules:890
         r_place_home_token(g, v_company)
-    # at rulespecs/lib/18xx.rules:887
+    # at rulespecs/lib/18xx.rules:892
     r_bid_placed(g, v_player)
 
 
 def r_auction_bid(g, v_player, v_price):
     """auction_bid(P, n): in an auction of one private, P's bid of n becomes its high bid, P's standing bid on it and the only one; the turn passes on (library '18xx' procedure auction_bid)"""
-    # at rulespecs/lib/18xx.rules:891
+    # at rulespecs/lib/18xx.rules:896
     for v_q in g.name("players"):
-        # at rulespecs/lib/18xx.rules:892
+        # at rulespecs/lib/18xx.rules:897
         g.state_put(
             "standing_bid",
             (
@@ -1752,7 +1760,7 @@ def r_auction_bid(g, v_player, v_price):
             ),
             0,
         )
-    # at rulespecs/lib/18xx.rules:894
+    # at rulespecs/lib/18xx.rules:899
     g.state_put(
         "standing_bid",
         (
@@ -1761,13 +1769,13 @@ def r_auction_bid(g, v_player, v_price):
         ),
         v_price,
     )
-    # at rulespecs/lib/18xx.rules:895
+    # at rulespecs/lib/18xx.rules:900
     r_bid_placed(g, v_player)
 
 
 def r_draft_cost(g, v_company):
     """draft_cost(X): what X costs in the draft before any decline: a minor's draft_price, a private's cost; nothing for anything else a draft deals (a Pass card) (library '18xx' function draft_cost)"""
-    # at rulespecs/lib/18xx.rules:911
+    # at rulespecs/lib/18xx.rules:916
     return (
         g.attr(v_company, "draft_price")
         if g.among("minors", v_company)
@@ -1777,7 +1785,7 @@ def r_draft_cost(g, v_company):
 
 def r_draft_least_price(g, v_company):
     """draft_least_price(X): the least X's draft price falls to: its property that the draft's last_company_floor names (a minor's treasury or draft_floor); $0 where it has none (library '18xx' function draft_least_price)"""
-    # at rulespecs/lib/18xx.rules:914
+    # at rulespecs/lib/18xx.rules:919
     return (
         0
         if (not g.among("minors", v_company))
@@ -1801,7 +1809,7 @@ def r_draft_least_price(g, v_company):
 
 def r_draft_price(g, v_company):
     """draft_price(X): what X costs in the draft now: its draft_cost, less the declines of a last company (draft_discount), never below draft_least_price (library '18xx' function draft_price)"""
-    # at rulespecs/lib/18xx.rules:920
+    # at rulespecs/lib/18xx.rules:925
     return r_max(
         g,
         r_draft_least_price(g, v_company),
@@ -1811,7 +1819,7 @@ def r_draft_price(g, v_company):
 
 def r_decline_last_company(g):
     """decline_last_company(): the player on turn declines the last company left in the draft: its price falls by the draft's last_company_discount (library '18xx' procedure decline_last_company)"""
-    # at rulespecs/lib/18xx.rules:923
+    # at rulespecs/lib/18xx.rules:928
     g.state_put(
         "draft_discount",
         (),
@@ -1824,31 +1832,31 @@ def r_decline_last_company(g):
 
 def r_receive_drafted(g, v_player, v_company):
     """receive_drafted(P, X): P takes company X he has picked in the draft (and paid for); a minor receives its starting treasury from the bank (library '18xx' procedure receive_drafted)"""
-    # at rulespecs/lib/18xx.rules:930
+    # at rulespecs/lib/18xx.rules:935
     g.move(v_company, g.name("bank"), v_player)
-    # at rulespecs/lib/18xx.rules:931
+    # at rulespecs/lib/18xx.rules:936
     for v_m in g.name("minors"):
-        # at rulespecs/lib/18xx.rules:932
+        # at rulespecs/lib/18xx.rules:937
         if v_m == v_company:
-            # at rulespecs/lib/18xx.rules:933
+            # at rulespecs/lib/18xx.rules:938
             g.transfer(g.attr(v_m, "treasury"), g.name("bank"), v_m)
 
 
 def r_end_draft(g):
     """end_draft(): the draft ends: each player pays the bank for the companies he picked and takes them (receive_drafted) (library '18xx' procedure end_draft)"""
-    # at rulespecs/lib/18xx.rules:938
+    # at rulespecs/lib/18xx.rules:943
     for v_p in g.name("players"):
-        # at rulespecs/lib/18xx.rules:939
+        # at rulespecs/lib/18xx.rules:944
         g.transfer(g.state_amount("draft_committed", v_p), v_p, g.name("bank"))
-        # at rulespecs/lib/18xx.rules:940
+        # at rulespecs/lib/18xx.rules:945
         g.state_put("draft_committed", (v_p,), 0)
-        # at rulespecs/lib/18xx.rules:941
+        # at rulespecs/lib/18xx.rules:946
         for v_x in g.name("privates"):
-            # at rulespecs/lib/18xx.rules:942
+            # at rulespecs/lib/18xx.rules:947
             if g.state_has("drafted_private", v_x, v_p):
-                # at rulespecs/lib/18xx.rules:943
+                # at rulespecs/lib/18xx.rules:948
                 r_receive_drafted(g, v_p, v_x)
-                # at rulespecs/lib/18xx.rules:944
+                # at rulespecs/lib/18xx.rules:949
                 g.state_set(
                     "drafted_private",
                     (
@@ -1857,13 +1865,13 @@ def r_end_draft(g):
                     ),
                     False,
                 )
-        # at rulespecs/lib/18xx.rules:947
+        # at rulespecs/lib/18xx.rules:952
         for v_m in g.name("minors"):
-            # at rulespecs/lib/18xx.rules:948
+            # at rulespecs/lib/18xx.rules:953
             if g.state_has("drafted_minor", v_m, v_p):
-                # at rulespecs/lib/18xx.rules:949
+                # at rulespecs/lib/18xx.rules:954
                 r_receive_drafted(g, v_p, v_m)
-                # at rulespecs/lib/18xx.rules:950
+                # at rulespecs/lib/18xx.rules:955
                 g.state_set(
                     "drafted_minor",
                     (
@@ -1876,7 +1884,7 @@ def r_end_draft(g):
 
 def r_free_cash(g, v_player):
     """free_cash(P): P's cash less the money set aside for his standing bids on privates, and in a draft for the companies he has picked (library '18xx' function free_cash)"""
-    # at rulespecs/lib/18xx.rules:957
+    # at rulespecs/lib/18xx.rules:962
     return (g.b_cash(v_player) - sum(r_own_bid(g, v_player, v_x) for v_x in g.name("privates"))) - (
         g.state_amount("draft_committed", v_player) if r_in_round(g, "draft") else 0
     )
@@ -1884,7 +1892,7 @@ def r_free_cash(g, v_player):
 
 def r_may_buy_now(g, v_player):
     """may_buy_now(P): P has not bought in this turn, and no private waits to be sold before shares are bought (library '18xx' function may_buy_now)"""
-    # at rulespecs/lib/18xx.rules:962
+    # at rulespecs/lib/18xx.rules:967
     return (not g.state_has("bought_this_turn")) and (
         not (r_in_round(g, "stock") and (r_private_on_sale(g) != None))
     )
@@ -1892,7 +1900,7 @@ def r_may_buy_now(g, v_player):
 
 def r_may_sell_now(g, v_player):
     """may_sell_now(P): P may sell in this turn: always, unless the title's sell_buy_order is sell_then_buy and he has bought (library '18xx' function may_sell_now)"""
-    # at rulespecs/lib/18xx.rules:965
+    # at rulespecs/lib/18xx.rules:970
     return (
         (not g.state_has("bought_this_turn"))
         if (g.param("sell_buy_order") == "sell_then_buy")
@@ -1902,7 +1910,7 @@ def r_may_sell_now(g, v_player):
 
 def r_director(g, v_operator):
     """director(C): the player who directs C: a corporation's president; a minor's or a private's owner where a player holds it; none otherwise (library '18xx' function director)"""
-    # at rulespecs/lib/18xx.rules:972
+    # at rulespecs/lib/18xx.rules:977
     return (
         r_president(g, v_operator)
         if g.among("corporations", v_operator)
@@ -1918,7 +1926,7 @@ def r_director(g, v_operator):
 
 def r_emergency_shortfall(g):
     """emergency_shortfall(): what the president of the corporation operating now must still raise for the cheapest train it must buy: that price less the corporation's cash and his own (0 when none is owed) (library '18xx' function emergency_shortfall)"""
-    # at rulespecs/lib/18xx.rules:984
+    # at rulespecs/lib/18xx.rules:989
     return sum(
         (
             r_max(
@@ -1933,17 +1941,17 @@ def r_emergency_shortfall(g):
 
 def r_close_minors(g):
     """close_minors(): every minor still open closes (close_minor: its cash to the bank, its trains to the scrap, its tokens off the map) (library '18xx' procedure close_minors)"""
-    # at rulespecs/lib/18xx.rules:988
+    # at rulespecs/lib/18xx.rules:993
     for v_m in g.name("minors"):
-        # at rulespecs/lib/18xx.rules:989
+        # at rulespecs/lib/18xx.rules:994
         if not r_closed(g, v_m):
-            # at rulespecs/lib/18xx.rules:990
+            # at rulespecs/lib/18xx.rules:995
             r_close_minor(g, v_m)
 
 
 def r_sale_price(g):
     """sale_price(): the price of the private on sale: its face value less its discount, never below nothing (0 where none is on sale) (library '18xx' function sale_price)"""
-    # at rulespecs/lib/18xx.rules:1011
+    # at rulespecs/lib/18xx.rules:1016
     return (
         0
         if (r_private_on_sale(g) == None)
@@ -1960,7 +1968,7 @@ def r_sale_price(g):
 
 def r_lower_sale_price(g, v_company):
     """lower_sale_price(X): every player passed on X in a row in the private sale (on_all_pass: discount): its price falls by its `discount` (library '18xx' procedure lower_sale_price)"""
-    # at rulespecs/lib/18xx.rules:1014
+    # at rulespecs/lib/18xx.rules:1019
     g.state_put(
         "sale_discount",
         (v_company,),
@@ -1970,7 +1978,7 @@ def r_lower_sale_price(g, v_company):
 
 def r_highest_acquisition_bid(g):
     """highest_acquisition_bid(): the highest bid so far for the corporation up for liquidation (0: none) (library '18xx' function highest_acquisition_bid)"""
-    # at rulespecs/lib/18xx.rules:1029
+    # at rulespecs/lib/18xx.rules:1034
     return max(
         (g.state_amount("acquisition_bids", v_c) for v_c in g.name("corporations")), default=0
     )
@@ -1978,13 +1986,13 @@ def r_highest_acquisition_bid(g):
 
 def r_corporation_of(g, v_bond):
     """corporation_of(B): the corporation bond B belongs to (library '18xx' function corporation_of)"""
-    # at rulespecs/lib/18xx.rules:1035
+    # at rulespecs/lib/18xx.rules:1040
     return g.attr(v_bond, "corporation")
 
 
 def r_bank_funded_shares(g, v_corporation):
     """bank_funded_shares(C): the shares whose price the bank pays C when it is started: where the title says so (bank_funds_on_par), the certificates of C a private granted that players hold unpaid (library '18xx' function bank_funded_shares)"""
-    # at rulespecs/lib/18xx.rules:1038
+    # at rulespecs/lib/18xx.rules:1043
     return (
         0
         if (g.attr(v_corporation, "bank_funds_on_par") == 0)
@@ -2000,7 +2008,7 @@ def r_bank_funded_shares(g, v_corporation):
 
 def r_face_value(g, v_company):
     """face_value(X): the value printed on private or minor X (its `cost`); 0 for anything else a draft deals (a Pass card) (library '18xx' function face_value)"""
-    # at rulespecs/lib/18xx.rules:1042
+    # at rulespecs/lib/18xx.rules:1047
     return (
         g.attr(v_company, "cost")
         if (g.among("privates", v_company) or g.among("minors", v_company))
@@ -2010,7 +2018,7 @@ def r_face_value(g, v_company):
 
 def r_private_on_sale(g):
     """private_on_sale(): the private now offered in the private sale: the first in the sale order still the bank's and not closed; none where none is left, or the title sells no privates in order (library '18xx' function private_on_sale)"""
-    # at rulespecs/lib/18xx.rules:1045
+    # at rulespecs/lib/18xx.rules:1050
     return (
         r_first(
             g,
@@ -2027,7 +2035,7 @@ def r_private_on_sale(g):
 
 def r_offered_later(g, v_company):
     """offered_later(X): X waits in the sale order behind the private on sale (still the bank's, not closed) (library '18xx' function offered_later)"""
-    # at rulespecs/lib/18xx.rules:1051
+    # at rulespecs/lib/18xx.rules:1056
     return (
         (
             (v_company in g.as_entities(g.param("private_sale_order")))
@@ -2039,7 +2047,7 @@ def r_offered_later(g, v_company):
 
 def r_can_emergency_sell(g, v_player):
     """can_emergency_sell(P): P holds a certificate of a corporation with a share price (started, not closed) that he may sell and the bank pool could take now (library '18xx' function can_emergency_sell)"""
-    # at rulespecs/lib/18xx.rules:1055
+    # at rulespecs/lib/18xx.rules:1060
     return any(
         (
             (r_started(g, v_c) and (not r_closed(g, v_c)))
@@ -2054,81 +2062,81 @@ def r_can_emergency_sell(g, v_player):
 
 def r_add_debt(g, v_player, v_amount):
     """add_debt(P, x): P owes the bank x more (a loan or its interest; no money moves); a negative x is a repayment (library '18xx' procedure add_debt)"""
-    # at rulespecs/lib/18xx.rules:1063
+    # at rulespecs/lib/18xx.rules:1068
     if not ((g.state_amount("debt", v_player) + v_amount) >= 0):
         raise IllegalAction(
             "a debt cannot fall below zero",
             rule="library '18xx' procedure add_debt",
-            at="rulespecs/lib/18xx.rules:1063",
+            at="rulespecs/lib/18xx.rules:1068",
         )
-    # at rulespecs/lib/18xx.rules:1064
+    # at rulespecs/lib/18xx.rules:1069
     g.state_put("debt", (v_player,), (g.state_amount("debt", v_player) + v_amount))
 
 
 def r_reduce_debt(g, v_player, v_amount):
     """reduce_debt(P, x): P's debt falls by x (after paying x to the bank): no more than he owes (library '18xx' procedure reduce_debt)"""
-    # at rulespecs/lib/18xx.rules:1068
+    # at rulespecs/lib/18xx.rules:1073
     if not ((v_amount >= 0) and (v_amount <= g.state_amount("debt", v_player))):
         raise IllegalAction(
             "a debt falls by at most what is owed",
             rule="library '18xx' procedure reduce_debt",
-            at="rulespecs/lib/18xx.rules:1068",
+            at="rulespecs/lib/18xx.rules:1073",
         )
-    # at rulespecs/lib/18xx.rules:1069
+    # at rulespecs/lib/18xx.rules:1074
     r_add_debt(g, v_player, (0 - v_amount))
 
 
 def r_leave_game(g, v_player):
     """leave_game(P): P is out of the game (bankrupt): he takes no more turns (library '18xx' procedure leave_game)"""
-    # at rulespecs/lib/18xx.rules:1076
+    # at rulespecs/lib/18xx.rules:1081
     g.state_set("out_of_game", (v_player,), True)
 
 
 def r_players_in_game(g):
     """players_in_game(): how many players are not out of the game (library '18xx' function players_in_game)"""
-    # at rulespecs/lib/18xx.rules:1079
+    # at rulespecs/lib/18xx.rules:1084
     return sum(1 for v_p in g.name("players") if (not g.state_has("out_of_game", v_p)))
 
 
 def r_sell_out(g, v_player):
     """sell_out(P): P's certificates all go to the market: first those he may sell by the usual rules, within the pool's room, as one sale moving the price; then the rest at the price then; each corporation's presidency is settled; his privates and minors close (library '18xx' procedure sell_out)"""
-    # at rulespecs/lib/18xx.rules:1090
+    # at rulespecs/lib/18xx.rules:1095
     for v_c in g.name("corporations"):
-        # at rulespecs/lib/18xx.rules:1091
+        # at rulespecs/lib/18xx.rules:1096
         if (r_started(g, v_c) and (not r_closed(g, v_c))) and (
             r_len(g, r_held_certificates(g, v_player, v_c)) > 0
         ):
-            # at rulespecs/lib/18xx.rules:1094
+            # at rulespecs/lib/18xx.rules:1099
             v_offered = r_sellable(g, v_player, v_c)
-            # at rulespecs/lib/18xx.rules:1095
+            # at rulespecs/lib/18xx.rules:1100
             v_pooled = r_pool_percent(g, v_c)
-            # at rulespecs/lib/18xx.rules:1096
-            for v_cert in v_offered:
-                # at rulespecs/lib/18xx.rules:1097
-                if (not g.attr(v_cert, "president")) and (
-                    (r_pool_percent(g, v_c) + g.attr(v_cert, "percent")) <= g.param("pool_cap")
-                ):
-                    # at rulespecs/lib/18xx.rules:1098
-                    g.move(v_cert, v_player, g.name("pool"))
             # at rulespecs/lib/18xx.rules:1101
             for v_cert in v_offered:
                 # at rulespecs/lib/18xx.rules:1102
-                if g.attr(v_cert, "president") and (
+                if (not g.attr(v_cert, "president")) and (
                     (r_pool_percent(g, v_c) + g.attr(v_cert, "percent")) <= g.param("pool_cap")
                 ):
                     # at rulespecs/lib/18xx.rules:1103
                     g.move(v_cert, v_player, g.name("pool"))
             # at rulespecs/lib/18xx.rules:1106
+            for v_cert in v_offered:
+                # at rulespecs/lib/18xx.rules:1107
+                if g.attr(v_cert, "president") and (
+                    (r_pool_percent(g, v_c) + g.attr(v_cert, "percent")) <= g.param("pool_cap")
+                ):
+                    # at rulespecs/lib/18xx.rules:1108
+                    g.move(v_cert, v_player, g.name("pool"))
+            # at rulespecs/lib/18xx.rules:1111
             v_sold = sum(1 for v_x in v_offered if (g.b_holder_of(v_x) == g.name("pool")))
-            # at rulespecs/lib/18xx.rules:1107
+            # at rulespecs/lib/18xx.rules:1112
             v_sold_percent = r_pool_percent(g, v_c) - v_pooled
-            # at rulespecs/lib/18xx.rules:1108
+            # at rulespecs/lib/18xx.rules:1113
             if v_sold > 0:
-                # at rulespecs/lib/18xx.rules:1109
+                # at rulespecs/lib/18xx.rules:1114
                 g.transfer(((r_price(g, v_c) * v_sold_percent) // 10), g.name("bank"), v_player)
-                # at rulespecs/lib/18xx.rules:1111
+                # at rulespecs/lib/18xx.rules:1116
                 r_price_drop_on_sale(g, v_player, v_c, [], v_sold)
-                # at rulespecs/lib/18xx.rules:1112
+                # at rulespecs/lib/18xx.rules:1117
                 g.state_set(
                     "sold_this_round",
                     (
@@ -2137,49 +2145,49 @@ def r_sell_out(g, v_player):
                     ),
                     True,
                 )
-                # at rulespecs/lib/18xx.rules:1113
+                # at rulespecs/lib/18xx.rules:1118
                 g.state_set("sold_this_turn", (v_c,), True)
-            # at rulespecs/lib/18xx.rules:1115
+            # at rulespecs/lib/18xx.rules:1120
             if not r_closed(g, v_c):
-                # at rulespecs/lib/18xx.rules:1116
+                # at rulespecs/lib/18xx.rules:1121
                 v_rest = r_held_certificates(g, v_player, v_c)
-                # at rulespecs/lib/18xx.rules:1117
+                # at rulespecs/lib/18xx.rules:1122
                 if r_len(g, v_rest) > 0:
-                    # at rulespecs/lib/18xx.rules:1118
+                    # at rulespecs/lib/18xx.rules:1123
                     g.transfer(
                         ((r_price(g, v_c) * sum(g.attr(v_x, "percent") for v_x in v_rest)) // 10),
                         g.name("bank"),
                         v_player,
                     )
-                    # at rulespecs/lib/18xx.rules:1119
+                    # at rulespecs/lib/18xx.rules:1124
                     for v_cert in v_rest:
-                        # at rulespecs/lib/18xx.rules:1120
+                        # at rulespecs/lib/18xx.rules:1125
                         g.move(v_cert, v_player, g.name("pool"))
-                # at rulespecs/lib/18xx.rules:1123
+                # at rulespecs/lib/18xx.rules:1128
                 g.b_check_president(v_c)
-    # at rulespecs/lib/18xx.rules:1127
-    for v_x in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:1128
-        if (g.b_holder_of(v_x) == v_player) and (not r_closed(g, v_x)):
-            # at rulespecs/lib/18xx.rules:1129
-            r_close_private(g, v_x)
     # at rulespecs/lib/18xx.rules:1132
-    for v_m in g.name("minors"):
+    for v_x in g.name("privates"):
         # at rulespecs/lib/18xx.rules:1133
-        if (g.b_holder_of(v_m) == v_player) and (not r_closed(g, v_m)):
+        if (g.b_holder_of(v_x) == v_player) and (not r_closed(g, v_x)):
             # at rulespecs/lib/18xx.rules:1134
+            r_close_private(g, v_x)
+    # at rulespecs/lib/18xx.rules:1137
+    for v_m in g.name("minors"):
+        # at rulespecs/lib/18xx.rules:1138
+        if (g.b_holder_of(v_m) == v_player) and (not r_closed(g, v_m)):
+            # at rulespecs/lib/18xx.rules:1139
             r_close_minor(g, v_m)
 
 
 def r_has_ability(g, v_company, v_ability):
     """has_ability(X, \"key\"): X (a private or a corporation) has an ability of that key (library '18xx' function has_ability)"""
-    # at rulespecs/lib/18xx.rules:1143
+    # at rulespecs/lib/18xx.rules:1148
     return any((g.attr(v_a, "key") == v_ability) for v_a in g.attr(v_company, "abilities"))
 
 
 def r_ability_value(g, v_company, v_ability, v_field):
     """ability_value(X, \"key\", \"field\"): the field of X's ability of that key (its first that gives it), in its own unit (money in currency units); refused where X has none (library '18xx' function ability_value)"""
-    # at rulespecs/lib/18xx.rules:1146
+    # at rulespecs/lib/18xx.rules:1151
     return g.item(
         g.item(
             [
@@ -2195,20 +2203,20 @@ def r_ability_value(g, v_company, v_ability, v_field):
 
 def r_use_ability(g, v_company, v_key):
     """use_ability(X, \"key\"): X's ability of that key is used once, now; refused where its owner, timing, phases (ability_window) or counts do not allow it. With `when: sold` or `phase_start`, the use is the decision the private owes: it is taken (library '18xx' procedure use_ability)"""
-    # at rulespecs/lib/18xx.rules:1193
+    # at rulespecs/lib/18xx.rules:1198
     if not (r_has_ability(g, v_company, v_key)):
         raise IllegalAction(
             "the private has no such ability",
             rule="library '18xx' procedure use_ability",
-            at="rulespecs/lib/18xx.rules:1193",
+            at="rulespecs/lib/18xx.rules:1198",
         )
-    # at rulespecs/lib/18xx.rules:1194
+    # at rulespecs/lib/18xx.rules:1199
     r_ability_window(g, v_company, v_key)
-    # at rulespecs/lib/18xx.rules:1195
+    # at rulespecs/lib/18xx.rules:1200
     v_ability = g.item(
         [v_a for v_a in g.attr(v_company, "abilities") if (g.attr(v_a, "key") == v_key)], 0
     )
-    # at rulespecs/lib/18xx.rules:1196
+    # at rulespecs/lib/18xx.rules:1201
     if not (
         (g.attr(v_ability, "count") == None)
         or (g.state_amount("ability_uses", v_company, v_key) < g.attr(v_ability, "count"))
@@ -2216,9 +2224,9 @@ def r_use_ability(g, v_company, v_key):
         raise IllegalAction(
             "the private's ability is used up",
             rule="library '18xx' procedure use_ability",
-            at="rulespecs/lib/18xx.rules:1196",
+            at="rulespecs/lib/18xx.rules:1201",
         )
-    # at rulespecs/lib/18xx.rules:1198
+    # at rulespecs/lib/18xx.rules:1203
     if not (
         (
             (g.attr(v_ability, "count_per_operating_round") == None)
@@ -2232,21 +2240,21 @@ def r_use_ability(g, v_company, v_key):
         raise IllegalAction(
             "the private's ability is used as often as it may be in an operating round",
             rule="library '18xx' procedure use_ability",
-            at="rulespecs/lib/18xx.rules:1198",
+            at="rulespecs/lib/18xx.rules:1203",
         )
-    # at rulespecs/lib/18xx.rules:1201
+    # at rulespecs/lib/18xx.rules:1206
     r_count_ability_use(g, v_company, v_key)
-    # at rulespecs/lib/18xx.rules:1202
+    # at rulespecs/lib/18xx.rules:1207
     if (g.attr(v_ability, "when") == "sold") or (g.attr(v_ability, "when") == "phase_start"):
-        # at rulespecs/lib/18xx.rules:1203
+        # at rulespecs/lib/18xx.rules:1208
         r_resolve_decision(g, v_company, g.attr(v_ability, "decision"))
 
 
 def r_owe_ability_decisions(g, v_company, v_moment, v_phase):
     """owe_ability_decisions(X, moment, phase): X owes the decision of each of its abilities with `when` that moment (and, with a phase, that `phase`) whose uses are not spent (nor ended by `removed_on`) (library '18xx' procedure owe_ability_decisions)"""
-    # at rulespecs/lib/18xx.rules:1212
+    # at rulespecs/lib/18xx.rules:1217
     for v_ability in g.attr(v_company, "abilities"):
-        # at rulespecs/lib/18xx.rules:1213
+        # at rulespecs/lib/18xx.rules:1218
         if (
             (
                 (
@@ -2266,19 +2274,19 @@ def r_owe_ability_decisions(g, v_company, v_moment, v_phase):
             (g.attr(v_ability, "removed_on") == None)
             or (not r_phase_at_least(g, g.attr(v_ability, "removed_on")))
         ):
-            # at rulespecs/lib/18xx.rules:1217
+            # at rulespecs/lib/18xx.rules:1222
             r_require_decision(g, v_company, g.attr(v_ability, "decision"))
 
 
 def r_ability_sold(g, v_company):
     """ability_sold(X): private X has just been sold to a corporation: each of its abilities with `when: sold` whose uses are not spent (nor ended by `removed_on`) becomes a decision X owes (library '18xx' procedure ability_sold)"""
-    # at rulespecs/lib/18xx.rules:1223
+    # at rulespecs/lib/18xx.rules:1228
     r_owe_ability_decisions(g, v_company, "sold", None)
 
 
 def r_ability_lay_cost(g, v_company, v_lay):
     """ability_lay_cost(X, lay): what a lay of private X's tile-lay ability costs, in currency units: nothing, or the lay's cost less the ability's `discount` off the tile's part (at least 0) (library '18xx' function ability_lay_cost)"""
-    # at rulespecs/lib/18xx.rules:1231
+    # at rulespecs/lib/18xx.rules:1236
     return (
         0
         if (
@@ -2320,7 +2328,7 @@ def r_ability_lay_cost(g, v_company, v_lay):
 
 def r_ability_spent(g, v_company, v_effect):
     """ability_spent(X, effect): X's first ability of that effect (a tile lay, a station) has been used its `count` times (once where it gives none), or in an operating round its `count_per_operating_round` times (library '18xx' function ability_spent)"""
-    # at rulespecs/lib/18xx.rules:1240
+    # at rulespecs/lib/18xx.rules:1245
     return any(
         (
             (
@@ -2360,7 +2368,7 @@ def r_ability_spent(g, v_company, v_effect):
 
 def r_count_ability_use(g, v_company, v_key):
     """count_ability_use(X, \"key\"): one use more of X's ability of that key, over the game and in this operating round (library '18xx' procedure count_ability_use)"""
-    # at rulespecs/lib/18xx.rules:1246
+    # at rulespecs/lib/18xx.rules:1251
     g.state_put(
         "ability_uses",
         (
@@ -2369,7 +2377,7 @@ def r_count_ability_use(g, v_company, v_key):
         ),
         (g.state_amount("ability_uses", v_company, v_key) + 1),
     )
-    # at rulespecs/lib/18xx.rules:1247
+    # at rulespecs/lib/18xx.rules:1252
     g.state_put(
         "ability_round_uses",
         (
@@ -2382,7 +2390,7 @@ def r_count_ability_use(g, v_company, v_key):
 
 def r_marker_ability(g, v_company):
     """marker_ability(X): X's revenue-marker ability (effect: hex_marker) that its holder uses now: the one whose owner is the holder's kind (a player or a corporation; unset: corporation), else X's first (library '18xx' function marker_ability)"""
-    # at rulespecs/lib/18xx.rules:1256
+    # at rulespecs/lib/18xx.rules:1261
     return (
         g.item(
             [
@@ -2415,7 +2423,7 @@ def r_marker_ability(g, v_company):
 
 def r_marker_for(g, v_owner, v_company):
     """marker_for(owner, X): whether a marker ability of that owner (player, corporation; none: corporation) serves X's holder's kind (library '18xx' function marker_for)"""
-    # at rulespecs/lib/18xx.rules:1261
+    # at rulespecs/lib/18xx.rules:1266
     return (
         g.among("players", g.b_holder_of(v_company))
         if (v_owner == "player")
@@ -2425,7 +2433,7 @@ def r_marker_for(g, v_owner, v_company):
 
 def r_marker_named_by_player(g, v_company):
     """marker_named_by_player(X): whether a player owner names the corporation X's marker serves (its marker_ability's owner is player and it is assigned_to a corporation, or a corporation or a minor), rather than its user placing it (library '18xx' function marker_named_by_player)"""
-    # at rulespecs/lib/18xx.rules:1264
+    # at rulespecs/lib/18xx.rules:1269
     return (g.attr(r_marker_ability(g, v_company), "owner") == "player") and (
         (g.attr(r_marker_ability(g, v_company), "assigned_to") == "corporation")
         or (g.attr(r_marker_ability(g, v_company), "assigned_to") == "corporation_or_minor")
@@ -2434,116 +2442,116 @@ def r_marker_named_by_player(g, v_company):
 
 def r_count_marker_use(g, v_company):
     """count_marker_use(X): X's revenue marker is placed: one use more of its marker_ability (count_ability_use), unless a player owner names the corporation it serves (marker_named_by_player) (library '18xx' procedure count_marker_use)"""
-    # at rulespecs/lib/18xx.rules:1268
+    # at rulespecs/lib/18xx.rules:1273
     if not r_marker_named_by_player(g, v_company):
-        # at rulespecs/lib/18xx.rules:1269
+        # at rulespecs/lib/18xx.rules:1274
         r_count_ability_use(g, v_company, g.attr(r_marker_ability(g, v_company), "key"))
 
 
 def r_ability_lay(g, v_company, v_hex, v_tile, v_rotation):
     """ability_lay(X, hex, tile, rotation): the tile of private X's tile-lay ability on the map for its owning corporation, besides its own lays, at the lay's cost less the ability's discount (ability_lay_cost), paid by X's holder; one use of the ability (refused where its `count` is spent); X closes where the ability says `closes_private: true` (library '18xx' procedure ability_lay)"""
-    # at rulespecs/lib/18xx.rules:1280
+    # at rulespecs/lib/18xx.rules:1285
     if not (any((g.attr(v_a, "effect") == "free_lay") for v_a in g.attr(v_company, "abilities"))):
         raise IllegalAction(
             "the private has no tile lay to give",
             rule="library '18xx' procedure ability_lay",
-            at="rulespecs/lib/18xx.rules:1280",
+            at="rulespecs/lib/18xx.rules:1285",
         )
-    # at rulespecs/lib/18xx.rules:1281
+    # at rulespecs/lib/18xx.rules:1286
     if not (not r_ability_spent(g, v_company, "free_lay")):
         raise IllegalAction(
             "the private's tile lays are used up",
             rule="library '18xx' procedure ability_lay",
-            at="rulespecs/lib/18xx.rules:1281",
+            at="rulespecs/lib/18xx.rules:1286",
         )
-    # at rulespecs/lib/18xx.rules:1282
+    # at rulespecs/lib/18xx.rules:1287
     v_ability = g.item(
         [v_a for v_a in g.attr(v_company, "abilities") if (g.attr(v_a, "effect") == "free_lay")], 0
     )
-    # at rulespecs/lib/18xx.rules:1283
+    # at rulespecs/lib/18xx.rules:1288
     v_lay = g.b_check_lay(v_company, v_hex, v_tile, v_rotation)
-    # at rulespecs/lib/18xx.rules:1284
+    # at rulespecs/lib/18xx.rules:1289
     v_cost = r_ability_lay_cost(g, v_company, v_lay)
-    # at rulespecs/lib/18xx.rules:1285
+    # at rulespecs/lib/18xx.rules:1290
     if not (g.b_cash(g.b_holder_of(v_company)) >= v_cost):
         raise IllegalAction(
             "the private's owner cannot pay for the tile",
             rule="library '18xx' procedure ability_lay",
-            at="rulespecs/lib/18xx.rules:1285",
+            at="rulespecs/lib/18xx.rules:1290",
         )
-    # at rulespecs/lib/18xx.rules:1286
+    # at rulespecs/lib/18xx.rules:1291
     g.transfer(v_cost, g.b_holder_of(v_company), g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1287
+    # at rulespecs/lib/18xx.rules:1292
     r_count_ability_use(g, v_company, g.attr(v_ability, "key"))
-    # at rulespecs/lib/18xx.rules:1288
+    # at rulespecs/lib/18xx.rules:1293
     g.b_lay(v_company, v_lay, v_tile)
-    # at rulespecs/lib/18xx.rules:1289
+    # at rulespecs/lib/18xx.rules:1294
     if g.attr(v_ability, "closes_private") == True:
-        # at rulespecs/lib/18xx.rules:1290
+        # at rulespecs/lib/18xx.rules:1295
         r_close_private(g, v_company)
 
 
 def r_ability_token(g, v_company, v_city):
     """ability_token(X, city): the owning corporation's station token in the city, free, one use of X's station ability (refused where its `count` is spent, or the corporation has no token left); with `extra_token: true`, a token beyond its charter's (library '18xx' procedure ability_token)"""
-    # at rulespecs/lib/18xx.rules:1300
+    # at rulespecs/lib/18xx.rules:1305
     if not (any((g.attr(v_a, "effect") == "free_token") for v_a in g.attr(v_company, "abilities"))):
         raise IllegalAction(
             "the private has no station token to give",
             rule="library '18xx' procedure ability_token",
-            at="rulespecs/lib/18xx.rules:1300",
+            at="rulespecs/lib/18xx.rules:1305",
         )
-    # at rulespecs/lib/18xx.rules:1301
+    # at rulespecs/lib/18xx.rules:1306
     if not (not r_ability_spent(g, v_company, "free_token")):
         raise IllegalAction(
             "the private's token has been placed already",
             rule="library '18xx' procedure ability_token",
-            at="rulespecs/lib/18xx.rules:1301",
+            at="rulespecs/lib/18xx.rules:1306",
         )
-    # at rulespecs/lib/18xx.rules:1302
+    # at rulespecs/lib/18xx.rules:1307
     v_ability = g.item(
         [v_a for v_a in g.attr(v_company, "abilities") if (g.attr(v_a, "effect") == "free_token")],
         0,
     )
-    # at rulespecs/lib/18xx.rules:1303
+    # at rulespecs/lib/18xx.rules:1308
     v_spot = g.b_check_token(v_company, v_city)
-    # at rulespecs/lib/18xx.rules:1304
+    # at rulespecs/lib/18xx.rules:1309
     v_corporation = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:1305
+    # at rulespecs/lib/18xx.rules:1310
     if not (r_tokens_left(g, v_corporation) > 0):
         raise IllegalAction(
             "the corporation has no station token left",
             rule="library '18xx' procedure ability_token",
-            at="rulespecs/lib/18xx.rules:1305",
+            at="rulespecs/lib/18xx.rules:1310",
         )
-    # at rulespecs/lib/18xx.rules:1306
+    # at rulespecs/lib/18xx.rules:1311
     r_count_ability_use(g, v_company, g.attr(v_ability, "key"))
-    # at rulespecs/lib/18xx.rules:1307
+    # at rulespecs/lib/18xx.rules:1312
     if g.attr(v_ability, "extra_token") == True:
-        # at rulespecs/lib/18xx.rules:1308
+        # at rulespecs/lib/18xx.rules:1313
         g.set_attr(v_corporation, "extra_tokens", (g.attr(v_corporation, "extra_tokens") + 1))
-    # at rulespecs/lib/18xx.rules:1310
+    # at rulespecs/lib/18xx.rules:1315
     g.b_place_station(v_corporation, v_spot)
 
 
 def r_return_token(g, v_company, v_city):
     """return_token(X, city): the owning corporation's station in the city back to its charter, one use of X's ability (refused where its `count` is spent); X closes where the ability says `closes_private: true` (library '18xx' procedure return_token)"""
-    # at rulespecs/lib/18xx.rules:1320
+    # at rulespecs/lib/18xx.rules:1325
     if not (
         any((g.attr(v_a, "effect") == "return_token") for v_a in g.attr(v_company, "abilities"))
     ):
         raise IllegalAction(
             "the private has no station token to take back",
             rule="library '18xx' procedure return_token",
-            at="rulespecs/lib/18xx.rules:1320",
+            at="rulespecs/lib/18xx.rules:1325",
         )
-    # at rulespecs/lib/18xx.rules:1321
+    # at rulespecs/lib/18xx.rules:1326
     if not (not r_ability_spent(g, v_company, "return_token")):
         raise IllegalAction(
             "the private's ability has been used",
             rule="library '18xx' procedure return_token",
-            at="rulespecs/lib/18xx.rules:1321",
+            at="rulespecs/lib/18xx.rules:1326",
         )
-    # at rulespecs/lib/18xx.rules:1322
+    # at rulespecs/lib/18xx.rules:1327
     v_ability = g.item(
         [
             v_a
@@ -2552,53 +2560,53 @@ def r_return_token(g, v_company, v_city):
         ],
         0,
     )
-    # at rulespecs/lib/18xx.rules:1323
+    # at rulespecs/lib/18xx.rules:1328
     v_corporation = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:1324
+    # at rulespecs/lib/18xx.rules:1329
     r_remove_station(g, v_corporation, v_city)
-    # at rulespecs/lib/18xx.rules:1325
+    # at rulespecs/lib/18xx.rules:1330
     g.set_attr(v_corporation, "tokens", (g.attr(v_corporation, "tokens") - 1))
-    # at rulespecs/lib/18xx.rules:1326
+    # at rulespecs/lib/18xx.rules:1331
     r_count_ability_use(g, v_company, g.attr(v_ability, "key"))
-    # at rulespecs/lib/18xx.rules:1327
+    # at rulespecs/lib/18xx.rules:1332
     if g.attr(v_ability, "closes_private") == True:
-        # at rulespecs/lib/18xx.rules:1328
+        # at rulespecs/lib/18xx.rules:1333
         r_close_private(g, v_company)
 
 
 def r_take_station(g, v_corporation, v_other):
     """take_station(C, M): C's next free station marker replaces M's station (its first; the others leave the map) in the same city, free of charge; refused where C has no marker left or may not hold a station there (library '18xx' procedure take_station)"""
-    # at rulespecs/lib/18xx.rules:1336
+    # at rulespecs/lib/18xx.rules:1341
     if not (r_tokens_left(g, v_corporation) > 0):
         raise IllegalAction(
             "the company has no station marker left",
             rule="library '18xx' procedure take_station",
-            at="rulespecs/lib/18xx.rules:1336",
+            at="rulespecs/lib/18xx.rules:1341",
         )
-    # at rulespecs/lib/18xx.rules:1337
+    # at rulespecs/lib/18xx.rules:1342
     if not (r_len(g, g.b_stations(v_other)) > 0):
         raise IllegalAction(
             "the company has no station to take",
             rule="library '18xx' procedure take_station",
-            at="rulespecs/lib/18xx.rules:1337",
+            at="rulespecs/lib/18xx.rules:1342",
         )
-    # at rulespecs/lib/18xx.rules:1338
+    # at rulespecs/lib/18xx.rules:1343
     v_city = g.item(g.b_stations(v_other), 0)
-    # at rulespecs/lib/18xx.rules:1339
+    # at rulespecs/lib/18xx.rules:1344
     r_remove_stations(g, v_other)
-    # at rulespecs/lib/18xx.rules:1340
+    # at rulespecs/lib/18xx.rules:1345
     g.b_place_station(v_corporation, g.b_check_token(v_corporation, v_city, True))
 
 
 def r_holds_card(g, v_corporation):
     """holds_card(C): whether C holds an ability card now (each card gives the company that holds it an ability, which C.card_abilities lists) (library '18xx' function holds_card)"""
-    # at rulespecs/lib/18xx.rules:1351
+    # at rulespecs/lib/18xx.rules:1356
     return r_len(g, g.attr(v_corporation, "card_abilities")) > 0
 
 
 def r_has_power(g, v_corporation, v_effect):
     """has_power(C, effect): the ability card C holds has an ability with that effect (never where C holds none) (library '18xx' function has_power)"""
-    # at rulespecs/lib/18xx.rules:1354
+    # at rulespecs/lib/18xx.rules:1359
     return any(
         (g.attr(v_a, "effect") == v_effect) for v_a in g.attr(v_corporation, "card_abilities")
     )
@@ -2606,7 +2614,7 @@ def r_has_power(g, v_corporation, v_effect):
 
 def r_power_value(g, v_corporation, v_effect, v_field):
     """power_value(C, effect, \"field\"): the field of the ability with that effect of the card C holds (its first that gives it), in its own unit; refused where it has none (library '18xx' function power_value)"""
-    # at rulespecs/lib/18xx.rules:1357
+    # at rulespecs/lib/18xx.rules:1362
     return g.item(
         g.item(
             [
@@ -2622,27 +2630,27 @@ def r_power_value(g, v_corporation, v_effect, v_field):
 
 def r_spend_cubes(g, v_corporation, v_n):
     """spend_cubes(C, n): n use cubes come off C's ability card: refused without a card, or with fewer than n left (library '18xx' procedure spend_cubes)"""
-    # at rulespecs/lib/18xx.rules:1365
+    # at rulespecs/lib/18xx.rules:1370
     if not (r_holds_card(g, v_corporation)):
         raise IllegalAction(
             "the company holds no ability card",
             rule="library '18xx' procedure spend_cubes",
-            at="rulespecs/lib/18xx.rules:1365",
+            at="rulespecs/lib/18xx.rules:1370",
         )
-    # at rulespecs/lib/18xx.rules:1366
+    # at rulespecs/lib/18xx.rules:1371
     if not ((v_n >= 1) and (v_n <= g.state_amount("cubes", v_corporation))):
         raise IllegalAction(
             "the card has not that many uses left",
             rule="library '18xx' procedure spend_cubes",
-            at="rulespecs/lib/18xx.rules:1366",
+            at="rulespecs/lib/18xx.rules:1371",
         )
-    # at rulespecs/lib/18xx.rules:1367
+    # at rulespecs/lib/18xx.rules:1372
     g.state_put("cubes", (v_corporation,), (g.state_amount("cubes", v_corporation) - v_n))
 
 
 def r_declared_effects(g):
     """declared_effects(): the effects a company declares the use of, spending its card's cubes (library '18xx' function declared_effects)"""
-    # at rulespecs/lib/18xx.rules:1379
+    # at rulespecs/lib/18xx.rules:1384
     return [
         "train_discount",
         "free_token",
@@ -2656,7 +2664,7 @@ def r_declared_effects(g):
 
 def r_discount_used(g, v_corporation):
     """discount_used(C): a declared train discount of C has been spent on a train from the bank (library '18xx' procedure discount_used)"""
-    # at rulespecs/lib/18xx.rules:1382
+    # at rulespecs/lib/18xx.rules:1387
     g.state_put(
         "declared_uses",
         (
@@ -2669,7 +2677,7 @@ def r_discount_used(g, v_corporation):
 
 def r_bank_price(g, v_corporation, v_train):
     """bank_price(C, T): what C pays the bank for T: its price, less its card's `discount_per_use` (percent) for each use C declared this turn on its `train_discount` ability, rounded down (library '18xx' function bank_price)"""
-    # at rulespecs/lib/18xx.rules:1386
+    # at rulespecs/lib/18xx.rules:1391
     return (
         g.attr(v_train, "price")
         if (g.state_amount("declared_uses", v_corporation, "train_discount") == 0)
@@ -2691,7 +2699,7 @@ def r_bank_price(g, v_corporation, v_train):
 
 def r_sellable(g, v_player, v_corporation):
     """sellable(P, C): the certificates of C that P may sell now (library '18xx' function sellable)"""
-    # at rulespecs/lib/18xx.rules:1482
+    # at rulespecs/lib/18xx.rules:1487
     return [
         v_c
         for v_c in r_held_certificates(g, v_player, v_corporation)
@@ -2729,7 +2737,7 @@ def r_sellable(g, v_player, v_corporation):
 
 def r_share_cost(g, v_corporation, v_source):
     """what one share costs from the source: from the corporation's own holding, its par price where treasury_shares_at says par; else the market price (library '18xx' function share_cost)"""
-    # at rulespecs/lib/18xx.rules:1514
+    # at rulespecs/lib/18xx.rules:1519
     return (
         r_price(g, v_corporation)
         if (v_source == "pool")
@@ -2743,7 +2751,7 @@ def r_share_cost(g, v_corporation, v_source):
 
 def r_payee(g, v_corporation, v_source):
     """who is paid for a certificate bought from the source: the bank for the pool; for the IPO the corporation under incremental capitalisation, else the bank (full: it receives its capital when it floats; partial: a part when it floats, the rest on release_capital; by_title: the title's own rules pay it); for the corporation's treasury the corporation, unless by_title (library '18xx' function payee)"""
-    # at rulespecs/lib/18xx.rules:1524
+    # at rulespecs/lib/18xx.rules:1529
     return (
         g.name("bank")
         if (v_source == "pool")
@@ -2767,49 +2775,49 @@ def r_payee(g, v_corporation, v_source):
 
 def r_price_drop_on_sale(g, v_seller, v_corporation, v_shares, v_sold):
     """Move the price down after a sale, as the title's sell_price_drop says (library '18xx' procedure price_drop_on_sale)"""
-    # at rulespecs/lib/18xx.rules:1571
+    # at rulespecs/lib/18xx.rules:1576
     if g.param("sell_price_drop") == "once_per_round":
-        # at rulespecs/lib/18xx.rules:1574
-        if not any(g.state_has("sold_this_round", v_q, v_corporation) for v_q in g.name("players")):
-            # at rulespecs/lib/18xx.rules:1575
-            r_market_move(g, v_corporation, "down")
-    elif g.param("sell_price_drop") == "per_share":
         # at rulespecs/lib/18xx.rules:1579
-        for v_k in range(1, (v_sold) + 1):
+        if not any(g.state_has("sold_this_round", v_q, v_corporation) for v_q in g.name("players")):
             # at rulespecs/lib/18xx.rules:1580
             r_market_move(g, v_corporation, "down")
-    elif g.param("sell_price_drop") == "per_sale":
+    elif g.param("sell_price_drop") == "per_share":
         # at rulespecs/lib/18xx.rules:1584
+        for v_k in range(1, (v_sold) + 1):
+            # at rulespecs/lib/18xx.rules:1585
+            r_market_move(g, v_corporation, "down")
+    elif g.param("sell_price_drop") == "per_sale":
+        # at rulespecs/lib/18xx.rules:1589
         r_market_move(g, v_corporation, "down")
     elif g.param("sell_price_drop") == "per_sale_by_president":
-        # at rulespecs/lib/18xx.rules:1587
+        # at rulespecs/lib/18xx.rules:1592
         if r_sold_by_president(g, v_seller, v_corporation, v_shares):
-            # at rulespecs/lib/18xx.rules:1588
+            # at rulespecs/lib/18xx.rules:1593
             r_market_move(g, v_corporation, "down")
     elif g.param("sell_price_drop") == "per_share_when_several_else_president":
-        # at rulespecs/lib/18xx.rules:1593
+        # at rulespecs/lib/18xx.rules:1598
         if v_sold > 1:
-            # at rulespecs/lib/18xx.rules:1594
+            # at rulespecs/lib/18xx.rules:1599
             for v_k in range(1, (v_sold) + 1):
-                # at rulespecs/lib/18xx.rules:1595
+                # at rulespecs/lib/18xx.rules:1600
                 r_market_move(g, v_corporation, "down")
         elif r_sold_by_president(g, v_seller, v_corporation, v_shares):
-            # at rulespecs/lib/18xx.rules:1598
+            # at rulespecs/lib/18xx.rules:1603
             r_market_move(g, v_corporation, "down")
     elif g.param("sell_price_drop") == None:
         pass
     else:
-        # at rulespecs/lib/18xx.rules:1571
+        # at rulespecs/lib/18xx.rules:1576
         raise IllegalAction(
             "no case of this match holds the value of `sell_price_drop`",
             rule="library '18xx' procedure price_drop_on_sale",
-            at="rulespecs/lib/18xx.rules:1571",
+            at="rulespecs/lib/18xx.rules:1576",
         )
 
 
 def r_sold_by_president(g, v_seller, v_corporation, v_shares):
     """the seller presided the corporation when he sold: he presides it, or he sold its president's certificate (the presidency then passing to another holder) (library '18xx' function sold_by_president)"""
-    # at rulespecs/lib/18xx.rules:1607
+    # at rulespecs/lib/18xx.rules:1612
     return (r_president(g, v_corporation) == v_seller) or (
         r_president_certificate(g, v_corporation) in v_shares
     )
@@ -2817,7 +2825,7 @@ def r_sold_by_president(g, v_seller, v_corporation, v_shares):
 
 def r_tokens_left(g, v_corporation):
     """tokens_left(C): the station tokens C has not placed: its charter's and its extra ones, less those on the map and those taken from the right of its charter (library '18xx' function tokens_left)"""
-    # at rulespecs/lib/18xx.rules:1647
+    # at rulespecs/lib/18xx.rules:1652
     return (
         (g.attr(v_corporation, "charter_tokens") + g.attr(v_corporation, "extra_tokens"))
         - g.attr(v_corporation, "tokens")
@@ -2826,7 +2834,7 @@ def r_tokens_left(g, v_corporation):
 
 def r_charter_token_price(g, v_corporation, v_place):
     """charter_token_price(C, n): the printed price of the station token in place n (from 0) of C's charter; 0 where the charter has no such place (library '18xx' function charter_token_price)"""
-    # at rulespecs/lib/18xx.rules:1650
+    # at rulespecs/lib/18xx.rules:1655
     return (
         g.item(g.attr(v_corporation, "token_prices"), v_place)
         if ((v_place >= 0) and (v_place < g.attr(v_corporation, "charter_tokens")))
@@ -2836,7 +2844,7 @@ def r_charter_token_price(g, v_corporation, v_place):
 
 def r_next_token_cost(g, v_corporation):
     """next_token_cost(C): the price of C's next station token: the first of its charter's not placed (library '18xx' function next_token_cost)"""
-    # at rulespecs/lib/18xx.rules:1653
+    # at rulespecs/lib/18xx.rules:1658
     return r_charter_token_price(
         g, v_corporation, (g.attr(v_corporation, "tokens") - g.attr(v_corporation, "extra_tokens"))
     )
@@ -2844,7 +2852,7 @@ def r_next_token_cost(g, v_corporation):
 
 def r_last_token_cost(g, v_corporation):
     """last_token_cost(C): the printed price of the last station token C placed from its charter (what a token taken back to the charter refunds: it returns to that place) (library '18xx' function last_token_cost)"""
-    # at rulespecs/lib/18xx.rules:1656
+    # at rulespecs/lib/18xx.rules:1661
     return r_charter_token_price(
         g,
         v_corporation,
@@ -2852,9 +2860,60 @@ def r_last_token_cost(g, v_corporation):
     )
 
 
+def r_slot_abilities(g, v_corporation, v_spot):
+    """slot_abilities(C, spot): C's reserved_slot abilities for the spot's hex, in the rulespec's order (library '18xx' function slot_abilities)"""
+    # at rulespecs/lib/18xx.rules:1671
+    return [
+        v_a
+        for v_a in g.attr(v_corporation, "abilities")
+        if (
+            (g.attr(v_a, "effect") == "reserved_slot")
+            and (g.attr(v_a, "hex") == g.attr(v_spot, "hex"))
+        )
+    ]
+
+
+def r_kept_slot(g, v_corporation, v_spot):
+    """kept_slot(C, spot): the first of C's reserved_slot abilities for the spot's hex keeps the slot for C now at a price of its own: the reservation is C's, or the ability is `lasting`, and it gives a `price` (library '18xx' function kept_slot)"""
+    # at rulespecs/lib/18xx.rules:1674
+    return (
+        (r_len(g, r_slot_abilities(g, v_corporation, v_spot)) > 0)
+        and (
+            g.attr(v_spot, "reserved")
+            or g.attr(g.item(r_slot_abilities(g, v_corporation, v_spot), 0), "lasting")
+        )
+    ) and (g.attr(g.item(r_slot_abilities(g, v_corporation, v_spot), 0), "price") != None)
+
+
+def r_token_cost(g, v_corporation, v_spot):
+    """token_cost(C, spot): what C's station token in `spot` costs: nothing with a free_token use declared this turn; in a slot one of its abilities keeps for it (kept_slot), the ability's price, or its teleport_price where C has no route to it; else the price of its next token (library '18xx' function token_cost)"""
+    # at rulespecs/lib/18xx.rules:1678
+    return (
+        0
+        if (g.state_amount("declared_uses", v_corporation, "free_token") > 0)
+        else (
+            r_next_token_cost(g, v_corporation)
+            if (not r_kept_slot(g, v_corporation, v_spot))
+            else (
+                g.attr(g.item(r_slot_abilities(g, v_corporation, v_spot), 0), "teleport_price")
+                if (
+                    (
+                        g.attr(
+                            g.item(r_slot_abilities(g, v_corporation, v_spot), 0), "teleport_price"
+                        )
+                        != None
+                    )
+                    and (not g.attr(v_spot, "reached"))
+                )
+                else g.attr(g.item(r_slot_abilities(g, v_corporation, v_spot), 0), "price")
+            )
+        )
+    )
+
+
 def r_home_open(g, v_corporation):
     """home_open(C): C's home station stands on the map already or has somewhere to go now: its printed home's city, or, for a home chosen when the company floats, some city with an open slot for it (library '18xx' function home_open)"""
-    # at rulespecs/lib/18xx.rules:1664
+    # at rulespecs/lib/18xx.rules:1690
     return (g.attr(v_corporation, "tokens") > 0) or any(
         True for v_spot in g.b_home_spots(v_corporation)
     )
@@ -2862,22 +2921,22 @@ def r_home_open(g, v_corporation):
 
 def r_place_home_token(g, v_company):
     """place_home_token(C): C's first token, free, in its home station: its printed home's city (unless its station stands there already); a home chosen when it floats is a place_token decision C owes (library '18xx' procedure place_home_token)"""
-    # at rulespecs/lib/18xx.rules:1667
+    # at rulespecs/lib/18xx.rules:1693
     if g.attr(v_company, "home") == "chosen_on_float":
-        # at rulespecs/lib/18xx.rules:1668
+        # at rulespecs/lib/18xx.rules:1694
         r_require_decision(g, v_company, "place_token")
     else:
-        # at rulespecs/lib/18xx.rules:1670
+        # at rulespecs/lib/18xx.rules:1696
         for v_spot in g.b_home_spots(v_company):
-            # at rulespecs/lib/18xx.rules:1671
+            # at rulespecs/lib/18xx.rules:1697
             g.b_place_station(v_company, v_spot)
 
 
 def r_set_revenue(g, v_corporation, v_amount):
     """set_revenue(C, x): C's trains earned x in this run: its revenue; a declared longer_trains use of C is spent (library '18xx' procedure set_revenue)"""
-    # at rulespecs/lib/18xx.rules:1692
+    # at rulespecs/lib/18xx.rules:1718
     g.set_attr(v_corporation, "revenue", v_amount)
-    # at rulespecs/lib/18xx.rules:1693
+    # at rulespecs/lib/18xx.rules:1719
     g.state_put(
         "declared_uses",
         (
@@ -2886,60 +2945,60 @@ def r_set_revenue(g, v_corporation, v_amount):
         ),
         0,
     )
-    # at rulespecs/lib/18xx.rules:1694
+    # at rulespecs/lib/18xx.rules:1720
     g.state_put("total_revenue", (), (g.state_amount("total_revenue") + v_amount))
 
 
 def a_run_routes(g, v_corporation, v_routes):
     """Run trains (§\"Running Trains\")"""
-    # at rulespecs/lib/18xx.rules:1698
+    # at rulespecs/lib/18xx.rules:1724
     if not (r_in_step(g, v_corporation, "run_routes")):
         raise IllegalAction(
             "trains run after track and tokens",
             rule='§"Running Trains"',
-            at="rulespecs/lib/18xx.rules:1698",
+            at="rulespecs/lib/18xx.rules:1724",
         )
-    # at rulespecs/lib/18xx.rules:1699
+    # at rulespecs/lib/18xx.rules:1725
     r_set_revenue(g, v_corporation, g.b_route_revenue(v_corporation, v_routes))
-    # at rulespecs/lib/18xx.rules:1700
+    # at rulespecs/lib/18xx.rules:1726
     r_end_step(g, v_corporation)
 
 
 def a_dividend(g, v_corporation, v_kind):
     """Pay out, withhold or pay half (§\"Paying Dividends\")"""
-    # at rulespecs/lib/18xx.rules:1715
+    # at rulespecs/lib/18xx.rules:1741
     if not (r_in_step(g, v_corporation, "dividend")):
         raise IllegalAction(
             "revenue is disposed of after the trains run",
             rule='§"Paying Dividends"',
-            at="rulespecs/lib/18xx.rules:1715",
+            at="rulespecs/lib/18xx.rules:1741",
         )
-    # at rulespecs/lib/18xx.rules:1716
+    # at rulespecs/lib/18xx.rules:1742
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
             "the title does not allow that",
             rule='§"Paying Dividends"',
-            at="rulespecs/lib/18xx.rules:1716",
+            at="rulespecs/lib/18xx.rules:1742",
         )
-    # at rulespecs/lib/18xx.rules:1717
+    # at rulespecs/lib/18xx.rules:1743
     v_revenue = r_revenue(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:1718
+    # at rulespecs/lib/18xx.rules:1744
     v_paid = (
         v_revenue if (v_kind == "payout") else (r_half(g, v_revenue) if (v_kind == "half") else 0)
     )
-    # at rulespecs/lib/18xx.rules:1719
+    # at rulespecs/lib/18xx.rules:1745
     g.transfer((v_revenue - v_paid), g.name("bank"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1720
+    # at rulespecs/lib/18xx.rules:1746
     r_pay_dividends(g, v_corporation, v_paid)
-    # at rulespecs/lib/18xx.rules:1721
+    # at rulespecs/lib/18xx.rules:1747
     r_dividend_price_move(g, v_corporation, v_kind, v_paid)
-    # at rulespecs/lib/18xx.rules:1722
+    # at rulespecs/lib/18xx.rules:1748
     r_end_step(g, v_corporation)
 
 
 def r_half(g, v_revenue):
     """the shareholders' part of a half payout, by the title's half_pay_rounding (library '18xx' function half)"""
-    # at rulespecs/lib/18xx.rules:1728
+    # at rulespecs/lib/18xx.rules:1754
     return (
         r_min(g, v_revenue, (((v_revenue + 19) // 20) * 10))
         if (g.param("half_pay_rounding") == "shareholders_get_larger_ten")
@@ -2949,13 +3008,13 @@ def r_half(g, v_revenue):
 
 def r_pay_dividends(g, v_corporation, v_paid):
     """Pay each holding its share of the dividends (§\"Paying Dividends\")"""
-    # at rulespecs/lib/18xx.rules:1736
+    # at rulespecs/lib/18xx.rules:1762
     for v_c in g.attr(v_corporation, "certificates"):
-        # at rulespecs/lib/18xx.rules:1737
+        # at rulespecs/lib/18xx.rules:1763
         v_holder = g.b_holder_of(v_c)
-        # at rulespecs/lib/18xx.rules:1738
+        # at rulespecs/lib/18xx.rules:1764
         if r_opens_holding(g, v_c) and (v_holder != g.name("scrap")):
-            # at rulespecs/lib/18xx.rules:1739
+            # at rulespecs/lib/18xx.rules:1765
             g.transfer(
                 r_pay_per_share(g, v_corporation, v_holder, v_paid),
                 g.name("bank"),
@@ -2965,7 +3024,7 @@ def r_pay_dividends(g, v_corporation, v_paid):
 
 def r_dividend_payee(g, v_holder, v_corporation):
     """who receives the dividend of a holding: players themselves; the pool's and the treasury's shares as the title says; the IPO's (full or partial capitalisation) the bank keeps (library '18xx' function dividend_payee)"""
-    # at rulespecs/lib/18xx.rules:1749
+    # at rulespecs/lib/18xx.rules:1775
     return (
         g.name("bank")
         if (v_holder == g.name("initial_offering"))
@@ -2983,27 +3042,27 @@ def r_dividend_payee(g, v_holder, v_corporation):
 
 def r_end_called(g):
     """end_called(): whether the game's end has been called (an end condition of game_end was met) (library '18xx' function end_called)"""
-    # at rulespecs/lib/18xx.rules:1778
+    # at rulespecs/lib/18xx.rules:1804
     return g.g["end_reason"] != None
 
 
 def r_move_train_marker(g, v_corporation):
     """move_train_marker(C): C bought a train from the bank that moves the train purchase marker: the marker goes beside C's round marker, unless the game's end has been called (it then stays put) (library '18xx' procedure move_train_marker)"""
-    # at rulespecs/lib/18xx.rules:1781
+    # at rulespecs/lib/18xx.rules:1807
     if not r_end_called(g):
-        # at rulespecs/lib/18xx.rules:1782
+        # at rulespecs/lib/18xx.rules:1808
         for v_c in g.name("corporations"):
-            # at rulespecs/lib/18xx.rules:1783
+            # at rulespecs/lib/18xx.rules:1809
             g.state_set("train_marker", (v_c,), (v_c == v_corporation))
-        # at rulespecs/lib/18xx.rules:1785
+        # at rulespecs/lib/18xx.rules:1811
         for v_m in g.name("minors"):
-            # at rulespecs/lib/18xx.rules:1786
+            # at rulespecs/lib/18xx.rules:1812
             g.state_set("train_marker", (v_m,), (v_m == v_corporation))
 
 
 def r_would_export(g, v_corporation):
     """would_export(C): C's turn ending now without a train from the bank would export the rest of the type the bank sells first (train_export: C holds the train purchase marker, its turn is not one resumed after a stock round, the game's end is not called, and that type may be exported) (library '18xx' function would_export)"""
-    # at rulespecs/lib/18xx.rules:1792
+    # at rulespecs/lib/18xx.rules:1818
     return (
         (
             (
@@ -3024,87 +3083,87 @@ def r_would_export(g, v_corporation):
 
 def r_trade_in(g, v_corporation, v_train, v_price, v_exchange):
     """A train traded in for one the bank sells, at the discount the new train gives it (supplement from \"18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)\")"""
-    # at rulespecs/lib/18xx.rules:1860
+    # at rulespecs/lib/18xx.rules:1886
     if not ((g.b_holder_of(v_train) == g.name("depot")) and (v_train in g.b_available_trains())):
         raise IllegalAction(
             "a train is traded in only for one the bank sells now",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1860",
+            at="rulespecs/lib/18xx.rules:1886",
         )
-    # at rulespecs/lib/18xx.rules:1861
+    # at rulespecs/lib/18xx.rules:1887
     if not (g.b_holder_of(v_exchange) == v_corporation):
         raise IllegalAction(
             "the corporation trades in only a train it owns",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1861",
+            at="rulespecs/lib/18xx.rules:1887",
         )
-    # at rulespecs/lib/18xx.rules:1862
+    # at rulespecs/lib/18xx.rules:1888
     v_discount = r_trade_in_discount(g, v_train, v_exchange)
-    # at rulespecs/lib/18xx.rules:1863
+    # at rulespecs/lib/18xx.rules:1889
     if not (v_discount > 0):
         raise IllegalAction(
             "the new train takes no train of that type in trade",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1863",
+            at="rulespecs/lib/18xx.rules:1889",
         )
-    # at rulespecs/lib/18xx.rules:1864
+    # at rulespecs/lib/18xx.rules:1890
     if not (g.state_amount("bank_buys_this_turn") < g.param("bank_trains_per_turn")):
         raise IllegalAction(
             "no more trains from the bank this turn",
             rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:1864",
+            at="rulespecs/lib/18xx.rules:1890",
         )
-    # at rulespecs/lib/18xx.rules:1865
+    # at rulespecs/lib/18xx.rules:1891
     if not (v_price == (g.attr(v_train, "price") - v_discount)):
         raise IllegalAction(
             "a trade-in pays the printed price less the discount",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1865",
+            at="rulespecs/lib/18xx.rules:1891",
         )
-    # at rulespecs/lib/18xx.rules:1866
+    # at rulespecs/lib/18xx.rules:1892
     if not (g.b_cash(v_corporation) >= v_price):
         raise IllegalAction(
             "the corporation cannot pay for the train",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1866",
+            at="rulespecs/lib/18xx.rules:1892",
         )
-    # at rulespecs/lib/18xx.rules:1867
+    # at rulespecs/lib/18xx.rules:1893
     g.move(v_exchange, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1868
+    # at rulespecs/lib/18xx.rules:1894
     g.transfer(v_price, v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1869
+    # at rulespecs/lib/18xx.rules:1895
     g.move(v_train, g.name("depot"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1870
+    # at rulespecs/lib/18xx.rules:1896
     g.b_train_bought(v_corporation, v_train, True)
 
 
 def a_discard_train(g, v_corporation, v_train):
     """Discard a train over the train limit (library '18xx' action discard_train)"""
-    # at rulespecs/lib/18xx.rules:1874
+    # at rulespecs/lib/18xx.rules:1900
     if not (r_pending_decision(g, v_corporation, "discard_train")):
         raise IllegalAction(
             "only a corporation over the train limit discards",
             rule="library '18xx' action discard_train",
-            at="rulespecs/lib/18xx.rules:1874",
+            at="rulespecs/lib/18xx.rules:1900",
         )
-    # at rulespecs/lib/18xx.rules:1875
+    # at rulespecs/lib/18xx.rules:1901
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
             "the corporation does not own that train",
             rule="library '18xx' action discard_train",
-            at="rulespecs/lib/18xx.rules:1875",
+            at="rulespecs/lib/18xx.rules:1901",
         )
-    # at rulespecs/lib/18xx.rules:1876
+    # at rulespecs/lib/18xx.rules:1902
     g.move(v_train, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1877
+    # at rulespecs/lib/18xx.rules:1903
     if r_limit_trains(g, v_corporation) <= r_train_limit(g, v_corporation):
-        # at rulespecs/lib/18xx.rules:1878
+        # at rulespecs/lib/18xx.rules:1904
         r_resolve_decision(g, v_corporation, "discard_train")
 
 
 def r_emergency_need(g, v_player):
     """what the president still lacks for the train: the price emergency_sale_minimum names, less his cash and the operating corporation's (library '18xx' function emergency_need)"""
-    # at rulespecs/lib/18xx.rules:1905
+    # at rulespecs/lib/18xx.rules:1931
     return (
         (
             r_dearest_train_price(g)
@@ -3121,7 +3180,7 @@ def r_forced_purchase_help(g, v_corporation, v_price):
 
 def r_forced_shortfall(g, v_corporation):
     """What the corporation still lacks for the cheapest train it must buy after forced_purchase_help, none here (0 where it need not buy one) (library '18xx' function forced_shortfall)"""
-    # at rulespecs/lib/18xx.rules:1921
+    # at rulespecs/lib/18xx.rules:1947
     return (
         r_max(g, 0, (r_cheapest_train_price(g) - g.b_cash(v_corporation)))
         if r_must_buy_train(g, v_corporation)
@@ -3131,85 +3190,85 @@ def r_forced_shortfall(g, v_corporation):
 
 def r_rust_trains(g, v_train_type):
     """rust_trains(T): every train of type T leaves the game (to the scrap heap), whoever holds it (library '18xx' procedure rust_trains)"""
-    # at rulespecs/lib/18xx.rules:1926
+    # at rulespecs/lib/18xx.rules:1952
     for v_t in g.name("all_trains"):
-        # at rulespecs/lib/18xx.rules:1927
+        # at rulespecs/lib/18xx.rules:1953
         if (g.attr(v_t, "name") == v_train_type) and (g.b_holder_of(v_t) != g.name("scrap")):
-            # at rulespecs/lib/18xx.rules:1928
+            # at rulespecs/lib/18xx.rules:1954
             g.move(v_t, g.b_holder_of(v_t), g.name("scrap"))
 
 
 def r_make_obsolete(g, v_train_type):
     """make_obsolete(T): the trains of type T are phased out: each runs once more and leaves (library '18xx' procedure make_obsolete)"""
-    # at rulespecs/lib/18xx.rules:1939
+    # at rulespecs/lib/18xx.rules:1965
     g.state_set("obsolete_trains", (v_train_type,), True)
 
 
 def r_call_round(g, v_name):
     """call_round(R): the special round R is held after the current set of operating rounds (and any acquisition round), before the stock round; once in a game (library '18xx' procedure call_round)"""
-    # at rulespecs/lib/18xx.rules:1952
+    # at rulespecs/lib/18xx.rules:1978
     if not g.state_has("rounds_held", v_name):
-        # at rulespecs/lib/18xx.rules:1953
+        # at rulespecs/lib/18xx.rules:1979
         g.state_set("round_due", (v_name,), True)
 
 
 def r_on_first_train(g, v_train):
     """The first train of a type: older trains become obsolete or rust, and the phase it begins starts (library '18xx' procedure on_first_train)"""
-    # at rulespecs/lib/18xx.rules:1966
+    # at rulespecs/lib/18xx.rules:1992
     for v_card in g.name("train_cards"):
-        # at rulespecs/lib/18xx.rules:1967
+        # at rulespecs/lib/18xx.rules:1993
         if g.attr(v_card, "obsolete_on") == g.attr(v_train, "name"):
-            # at rulespecs/lib/18xx.rules:1968
+            # at rulespecs/lib/18xx.rules:1994
             r_make_obsolete(g, g.attr(v_card, "key"))
-        # at rulespecs/lib/18xx.rules:1970
+        # at rulespecs/lib/18xx.rules:1996
         if g.attr(v_train, "name") in g.attr(v_card, "rusts_on"):
-            # at rulespecs/lib/18xx.rules:1971
+            # at rulespecs/lib/18xx.rules:1997
             r_rust_trains(g, g.attr(v_card, "key"))
-    # at rulespecs/lib/18xx.rules:1974
+    # at rulespecs/lib/18xx.rules:2000
     for v_p in g.name("phases"):
-        # at rulespecs/lib/18xx.rules:1975
+        # at rulespecs/lib/18xx.rules:2001
         if (g.attr(v_train, "name") in g.attr(v_p, "on_train")) and (
             not r_phase_at_least(g, g.attr(v_p, "key"))
         ):
-            # at rulespecs/lib/18xx.rules:1976
+            # at rulespecs/lib/18xx.rules:2002
             g.b_enter_phase(g.attr(v_p, "key"))
-    # at rulespecs/lib/18xx.rules:1979
+    # at rulespecs/lib/18xx.rules:2005
     g.emit("first_train", v_train)
 
 
 def r_take_presidency(g, v_corporation):
     """A holder with more than the president takes the presidency, giving shares worth the president's certificate (library '18xx' procedure take_presidency)"""
-    # at rulespecs/lib/18xx.rules:1990
+    # at rulespecs/lib/18xx.rules:2016
     for v_president in g.name("players"):
-        # at rulespecs/lib/18xx.rules:1991
+        # at rulespecs/lib/18xx.rules:2017
         if g.b_holder_of(r_president_certificate(g, v_corporation)) == v_president:
-            # at rulespecs/lib/18xx.rules:1992
+            # at rulespecs/lib/18xx.rules:2018
             r_hand_over_to_challenger(g, v_corporation, v_president, 0)
 
 
 def r_hand_over_to_challenger(g, v_corporation, v_president, v_sold):
     """The holder who takes the presidency from the president, were he to hold n percent less, takes it by the exchange (library '18xx' procedure hand_over_to_challenger)"""
-    # at rulespecs/lib/18xx.rules:2003
+    # at rulespecs/lib/18xx.rules:2029
     for v_holder in g.b_presidency_challengers(v_corporation, v_president, v_sold):
-        # at rulespecs/lib/18xx.rules:2004
+        # at rulespecs/lib/18xx.rules:2030
         r_exchange_presidency(g, v_corporation, v_president, v_holder)
 
 
 def r_exchange_presidency(g, v_corporation, v_president, v_challenger):
     """The challenger gives the president ordinary certificates worth the president's certificate and takes it (library '18xx' procedure exchange_presidency)"""
-    # at rulespecs/lib/18xx.rules:2010
+    # at rulespecs/lib/18xx.rules:2036
     for v_c in g.b_exchange_given(v_corporation, v_challenger):
-        # at rulespecs/lib/18xx.rules:2011
+        # at rulespecs/lib/18xx.rules:2037
         g.move(v_c, v_challenger, v_president)
-    # at rulespecs/lib/18xx.rules:2013
+    # at rulespecs/lib/18xx.rules:2039
     g.move(r_president_certificate(g, v_corporation), v_president, v_challenger)
-    # at rulespecs/lib/18xx.rules:2014
+    # at rulespecs/lib/18xx.rules:2040
     g.emit("president_changed", v_corporation, v_president, v_challenger)
 
 
 def r_can_hand_over_presidency(g, v_corporation, v_player, v_sold):
     """can_hand_over_presidency(C, P, n): P holds C's president's certificate, and were he to hold n percent less, a holder would take it from him (hand_over_presidency) (library '18xx' function can_hand_over_presidency)"""
-    # at rulespecs/lib/18xx.rules:2021
+    # at rulespecs/lib/18xx.rules:2047
     return (g.b_holder_of(r_president_certificate(g, v_corporation)) == v_player) and (
         r_len(g, g.b_presidency_challengers(v_corporation, v_player, v_sold)) > 0
     )
@@ -3217,49 +3276,49 @@ def r_can_hand_over_presidency(g, v_corporation, v_player, v_sold):
 
 def r_hand_over_presidency(g, v_corporation, v_player, v_sold):
     """P, C's president, sells n percent of C, his president's certificate among it: the holder who then holds the most, more than P's n percent less, takes the president's certificate and gives P certificates worth it, which P may then sell (library '18xx' procedure hand_over_presidency)"""
-    # at rulespecs/lib/18xx.rules:2026
+    # at rulespecs/lib/18xx.rules:2052
     if not (g.b_holder_of(r_president_certificate(g, v_corporation)) == v_player):
         raise IllegalAction(
             "the seller does not hold the president's certificate",
             rule="library '18xx' procedure hand_over_presidency",
-            at="rulespecs/lib/18xx.rules:2026",
+            at="rulespecs/lib/18xx.rules:2052",
         )
-    # at rulespecs/lib/18xx.rules:2028
+    # at rulespecs/lib/18xx.rules:2054
     if not (r_can_hand_over_presidency(g, v_corporation, v_player, v_sold)):
         raise IllegalAction(
             "the sale would hand the presidency to nobody: no other holder would then hold more, with certificates worth the president's certificate",
             rule="library '18xx' procedure hand_over_presidency",
-            at="rulespecs/lib/18xx.rules:2028",
+            at="rulespecs/lib/18xx.rules:2054",
         )
-    # at rulespecs/lib/18xx.rules:2030
+    # at rulespecs/lib/18xx.rules:2056
     r_hand_over_to_challenger(g, v_corporation, v_player, v_sold)
-    # at rulespecs/lib/18xx.rules:2032
+    # at rulespecs/lib/18xx.rules:2058
     if not (g.b_holder_of(r_president_certificate(g, v_corporation)) != v_player):
         raise IllegalAction(
             "the president's certificate found no taker",
             rule="library '18xx' procedure hand_over_presidency",
-            at="rulespecs/lib/18xx.rules:2032",
+            at="rulespecs/lib/18xx.rules:2058",
         )
 
 
 def a_end_game(g, v_player):
     """The players end the game by agreement (assumed \"no rulebook ends a game by agreement, yet players do (18xx.games records it as end_game, reason manually_ended): the game ends at once and each player scores his holdings as they stand, by the title's own end scoring\")"""
-    # at rulespecs/lib/18xx.rules:2040
+    # at rulespecs/lib/18xx.rules:2066
     if not (not r_in_round(g, "draft")):
         raise IllegalAction(
             "the game cannot end by agreement before its opening draft is over",
             rule="assumed \"a draft's picks are paid for and owned only when it ends: a game ended in it would leave companies picked and nobody's\"",
-            at="rulespecs/lib/18xx.rules:2040",
+            at="rulespecs/lib/18xx.rules:2066",
         )
-    # at rulespecs/lib/18xx.rules:2042
+    # at rulespecs/lib/18xx.rules:2068
     g.b_end_game_now("agreement")
 
 
 def r_check_take_over(g, v_corporation):
     """A corporation holding another's president's certificate takes it over, at once (library '18xx' procedure check_take_over)"""
-    # at rulespecs/lib/18xx.rules:2053
+    # at rulespecs/lib/18xx.rules:2079
     v_owner = g.b_holder_of(r_president_certificate(g, v_corporation))
-    # at rulespecs/lib/18xx.rules:2055
+    # at rulespecs/lib/18xx.rules:2081
     if (
         (
             (g.among("corporations", v_owner) and (v_owner != v_corporation))
@@ -3267,27 +3326,27 @@ def r_check_take_over(g, v_corporation):
         )
         and (not r_closed(g, v_owner))
     ) and (not r_closed(g, v_corporation)):
-        # at rulespecs/lib/18xx.rules:2057
+        # at rulespecs/lib/18xx.rules:2083
         r_take_over(g, v_owner, v_corporation)
 
 
 def r_take_over_stations(g, v_owner, v_owned, v_swaps):
     """take_over_stations(O, C, n): C's stations in hexes where O has one leave the map; where n > 0, C has stations left and O tokens, O's president chooses up to n of them to replace with O's own, free (a pending place_token; pass to replace no more); the rest leave the map when the choice is over (library '18xx' procedure take_over_stations)"""
-    # at rulespecs/lib/18xx.rules:2071
+    # at rulespecs/lib/18xx.rules:2097
     v_total = r_len(g, g.b_stations(v_owned))
-    # at rulespecs/lib/18xx.rules:2072
+    # at rulespecs/lib/18xx.rules:2098
     v_shared = [
         v_city
         for v_city in g.b_stations(v_owned)
         if any((g.b_part(v_c, "-", 0) == g.b_part(v_city, "-", 0)) for v_c in g.b_stations(v_owner))
     ]
-    # at rulespecs/lib/18xx.rules:2073
+    # at rulespecs/lib/18xx.rules:2099
     for v_city in v_shared:
-        # at rulespecs/lib/18xx.rules:2074
+        # at rulespecs/lib/18xx.rules:2100
         r_remove_station(g, v_owned, v_city)
-    # at rulespecs/lib/18xx.rules:2076
+    # at rulespecs/lib/18xx.rules:2102
     if ((v_swaps > 0) and (v_total > r_len(g, v_shared))) and (r_tokens_left(g, v_owner) > 0):
-        # at rulespecs/lib/18xx.rules:2077
+        # at rulespecs/lib/18xx.rules:2103
         g.list_append(
             "station_swaps",
             (
@@ -3295,7 +3354,7 @@ def r_take_over_stations(g, v_owner, v_owned, v_swaps):
                 v_owned,
             ),
         )
-        # at rulespecs/lib/18xx.rules:2078
+        # at rulespecs/lib/18xx.rules:2104
         g.state_put(
             "station_swaps_left",
             (
@@ -3304,13 +3363,13 @@ def r_take_over_stations(g, v_owner, v_owned, v_swaps):
             ),
             v_swaps,
         )
-        # at rulespecs/lib/18xx.rules:2079
+        # at rulespecs/lib/18xx.rules:2105
         r_require_decision(g, v_owner, "place_token")
 
 
 def r_station_choice_open(g, v_corporation):
     """station_choice_open(C): C's president chooses among the stations of a corporation C took over now (a pass replaces no more of them) (library '18xx' function station_choice_open)"""
-    # at rulespecs/lib/18xx.rules:2085
+    # at rulespecs/lib/18xx.rules:2111
     return any(
         g.list_first_for(
             "station_swaps",
@@ -3325,7 +3384,7 @@ def r_station_choice_open(g, v_corporation):
 
 def r_takeover_station(g, v_corporation, v_city):
     """takeover_station(C, city): the city holds a station of the corporation C has taken over whose stations C's president chooses among now (the first such take-over of C's) (library '18xx' function takeover_station)"""
-    # at rulespecs/lib/18xx.rules:2089
+    # at rulespecs/lib/18xx.rules:2115
     return any(
         (
             g.list_first_for(
@@ -3343,7 +3402,7 @@ def r_takeover_station(g, v_corporation, v_city):
 
 def r_swap_station(g, v_corporation, v_city):
     """swap_station(C, city): the station in the city of the corporation C took over becomes C's, free, counted off the far end of C's charter; when C may replace no more (the limit, no station left, no token left) the choice is over (end_station_swap) (library '18xx' procedure swap_station)"""
-    # at rulespecs/lib/18xx.rules:2093
+    # at rulespecs/lib/18xx.rules:2119
     for v_owned in [
         v_c
         for v_c in g.name("corporations")
@@ -3355,17 +3414,17 @@ def r_swap_station(g, v_corporation, v_city):
             ),
         )
     ]:
-        # at rulespecs/lib/18xx.rules:2094
+        # at rulespecs/lib/18xx.rules:2120
         g.b_hand_over_station(v_owned, v_corporation, v_city)
-        # at rulespecs/lib/18xx.rules:2095
+        # at rulespecs/lib/18xx.rules:2121
         g.set_attr(v_corporation, "tokens_right", (g.attr(v_corporation, "tokens_right") + 1))
-        # at rulespecs/lib/18xx.rules:2096
+        # at rulespecs/lib/18xx.rules:2122
         v_left = g.state_amount("station_swaps_left", v_corporation, v_owned)
-        # at rulespecs/lib/18xx.rules:2097
+        # at rulespecs/lib/18xx.rules:2123
         if ((v_left > 1) and (r_len(g, g.b_stations(v_owned)) > 0)) and (
             r_tokens_left(g, v_corporation) > 0
         ):
-            # at rulespecs/lib/18xx.rules:2098
+            # at rulespecs/lib/18xx.rules:2124
             g.state_put(
                 "station_swaps_left",
                 (
@@ -3375,13 +3434,13 @@ def r_swap_station(g, v_corporation, v_city):
                 (v_left - 1),
             )
         else:
-            # at rulespecs/lib/18xx.rules:2100
+            # at rulespecs/lib/18xx.rules:2126
             r_end_station_swap(g, v_corporation)
 
 
 def r_end_station_swap(g, v_owner):
     """end_station_swap(O): the choice of the stations of the corporation O took over first is over: the rest leave the map; a further take-over's choice of O's comes next (library '18xx' procedure end_station_swap)"""
-    # at rulespecs/lib/18xx.rules:2107
+    # at rulespecs/lib/18xx.rules:2133
     for v_owned in [
         v_c
         for v_c in g.name("corporations")
@@ -3393,7 +3452,7 @@ def r_end_station_swap(g, v_owner):
             ),
         )
     ]:
-        # at rulespecs/lib/18xx.rules:2108
+        # at rulespecs/lib/18xx.rules:2134
         g.list_remove(
             "station_swaps",
             (
@@ -3401,7 +3460,7 @@ def r_end_station_swap(g, v_owner):
                 v_owned,
             ),
         )
-        # at rulespecs/lib/18xx.rules:2109
+        # at rulespecs/lib/18xx.rules:2135
         g.state_put(
             "station_swaps_left",
             (
@@ -3410,35 +3469,35 @@ def r_end_station_swap(g, v_owner):
             ),
             0,
         )
-        # at rulespecs/lib/18xx.rules:2110
+        # at rulespecs/lib/18xx.rules:2136
         r_remove_stations(g, v_owned)
-        # at rulespecs/lib/18xx.rules:2111
+        # at rulespecs/lib/18xx.rules:2137
         r_resolve_decision(g, v_owner, "place_token")
-        # at rulespecs/lib/18xx.rules:2112
+        # at rulespecs/lib/18xx.rules:2138
         if r_station_choice_open(g, v_owner):
-            # at rulespecs/lib/18xx.rules:2113
+            # at rulespecs/lib/18xx.rules:2139
             r_require_decision(g, v_owner, "place_token")
 
 
 def r_take_over(g, v_owner, v_owned):
     """A corporation takes over another: its holdings sold or passed on, its treasury paid out, then it closes (library '18xx' procedure take_over)"""
-    # at rulespecs/lib/18xx.rules:2125
+    # at rulespecs/lib/18xx.rules:2151
     for v_other in g.name("corporations"):
-        # at rulespecs/lib/18xx.rules:2126
+        # at rulespecs/lib/18xx.rules:2152
         if (v_other != v_owner) and (v_other != v_owned):
-            # at rulespecs/lib/18xx.rules:2127
+            # at rulespecs/lib/18xx.rules:2153
             for v_c in r_held_certificates(g, v_owned, v_other):
-                # at rulespecs/lib/18xx.rules:2128
+                # at rulespecs/lib/18xx.rules:2154
                 g.transfer(
                     ((r_price(g, v_other) * g.attr(v_c, "percent")) // 10), g.name("bank"), v_owned
                 )
-                # at rulespecs/lib/18xx.rules:2129
+                # at rulespecs/lib/18xx.rules:2155
                 g.move(v_c, v_owned, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:2135
+    # at rulespecs/lib/18xx.rules:2161
     r_take_over_stations(g, v_owner, v_owned, g.param("takeover_token_swaps"))
-    # at rulespecs/lib/18xx.rules:2138
+    # at rulespecs/lib/18xx.rules:2164
     g.b_stack_charter(v_owner, v_owned, g.param_or("takeover_assets_usable_at_once", False))
-    # at rulespecs/lib/18xx.rules:2139
+    # at rulespecs/lib/18xx.rules:2165
     g.state_put(
         "train_limit_bonus",
         (v_owner,),
@@ -3447,47 +3506,47 @@ def r_take_over(g, v_owner, v_owned):
             + g.param_or("takeover_train_limit_bonus", 0)
         ),
     )
-    # at rulespecs/lib/18xx.rules:2140
+    # at rulespecs/lib/18xx.rules:2166
     for v_t in g.b_trains(v_owned):
-        # at rulespecs/lib/18xx.rules:2141
+        # at rulespecs/lib/18xx.rules:2167
         g.move(v_t, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:2143
+    # at rulespecs/lib/18xx.rules:2169
     for v_c in r_held_certificates(g, v_owned, v_owner):
-        # at rulespecs/lib/18xx.rules:2144
+        # at rulespecs/lib/18xx.rules:2170
         g.move(v_c, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:2146
+    # at rulespecs/lib/18xx.rules:2172
     for v_company in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:2147
+        # at rulespecs/lib/18xx.rules:2173
         if (g.b_holder_of(v_company) == v_owned) and (not r_closed(g, v_company)):
-            # at rulespecs/lib/18xx.rules:2148
+            # at rulespecs/lib/18xx.rules:2174
             g.move(v_company, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:2153
+    # at rulespecs/lib/18xx.rules:2179
     v_payout = r_floor_to(g, g.b_cash(v_owned), g.param("takeover_payout_rounding"))
-    # at rulespecs/lib/18xx.rules:2154
+    # at rulespecs/lib/18xx.rules:2180
     for v_c in g.attr(v_owned, "certificates"):
-        # at rulespecs/lib/18xx.rules:2155
+        # at rulespecs/lib/18xx.rules:2181
         v_holder = g.b_holder_of(v_c)
-        # at rulespecs/lib/18xx.rules:2156
+        # at rulespecs/lib/18xx.rules:2182
         if (r_opens_holding(g, v_c) and (v_holder != v_owned)) and (v_holder != g.name("scrap")):
-            # at rulespecs/lib/18xx.rules:2157
+            # at rulespecs/lib/18xx.rules:2183
             g.transfer(
                 r_pay_per_share(g, v_owned, v_holder, v_payout),
                 v_owned,
                 (g.name("bank") if (v_holder == g.name("pool")) else v_holder),
             )
-    # at rulespecs/lib/18xx.rules:2160
+    # at rulespecs/lib/18xx.rules:2186
     g.transfer(g.b_cash(v_owned), v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:2161
+    # at rulespecs/lib/18xx.rules:2187
     r_close_corporation(g, v_owned)
-    # at rulespecs/lib/18xx.rules:2162
+    # at rulespecs/lib/18xx.rules:2188
     if r_len(g, g.b_trains(v_owner)) > r_train_limit(g, v_owner):
-        # at rulespecs/lib/18xx.rules:2163
+        # at rulespecs/lib/18xx.rules:2189
         r_require_decision(g, v_owner, "discard_train")
 
 
 def r_sold_out(g, v_corporation):
     """sold_out(C): every share of C is with the players (and other corporations, where sold_out_holders names them) (library '18xx' function sold_out)"""
-    # at rulespecs/lib/18xx.rules:2188
+    # at rulespecs/lib/18xx.rules:2214
     return (
         sum(g.b_percent(v_p, v_corporation) for v_p in g.name("players"))
         + (
@@ -3503,11 +3562,11 @@ def r_sold_out(g, v_corporation):
 
 def r_release_capital(g, v_corporation):
     """Partial capitalisation: the rest of a floated corporation's capital, once (library '18xx' procedure release_capital)"""
-    # at rulespecs/lib/18xx.rules:2221
+    # at rulespecs/lib/18xx.rules:2247
     if ((g.param("capitalisation") == "partial") and r_floated(g, v_corporation)) and (
         not g.state_has("capital_released", v_corporation)
     ):
-        # at rulespecs/lib/18xx.rules:2222
+        # at rulespecs/lib/18xx.rules:2248
         g.transfer(
             (
                 (10 * r_par_price(g, v_corporation))
@@ -3516,13 +3575,13 @@ def r_release_capital(g, v_corporation):
             g.name("bank"),
             v_corporation,
         )
-        # at rulespecs/lib/18xx.rules:2223
+        # at rulespecs/lib/18xx.rules:2249
         g.state_set("capital_released", (v_corporation,), True)
 
 
 def r_stays_open(g, v_company):
     """stays_open(X): whether private X escapes the closing of privates now: it has an ability `effect: stays_open` whose `owner` (player, or corporation where it names none) is the kind of its holder (library '18xx' function stays_open)"""
-    # at rulespecs/lib/18xx.rules:2235
+    # at rulespecs/lib/18xx.rules:2261
     return any(
         (
             (g.attr(v_a, "effect") == "stays_open")
@@ -3538,19 +3597,19 @@ def r_stays_open(g, v_company):
 
 def r_close_privates(g):
     """Every private closes, but one that stays open (library '18xx' procedure close_privates)"""
-    # at rulespecs/lib/18xx.rules:2241
+    # at rulespecs/lib/18xx.rules:2267
     for v_company in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:2242
+        # at rulespecs/lib/18xx.rules:2268
         if not r_stays_open(g, v_company):
-            # at rulespecs/lib/18xx.rules:2243
+            # at rulespecs/lib/18xx.rules:2269
             g.b_remove_markers(v_company)
-            # at rulespecs/lib/18xx.rules:2244
+            # at rulespecs/lib/18xx.rules:2270
             r_close_private(g, v_company)
 
 
 def r_pending_decision(g, v_entity, v_decision):
     """pending_decision(E, a): whether E owes decision a now (the first one owed) (library '18xx' function pending_decision)"""
-    # at rulespecs/lib/18xx.rules:2274
+    # at rulespecs/lib/18xx.rules:2300
     return g.list_first(
         "decisions",
         (
@@ -3562,7 +3621,7 @@ def r_pending_decision(g, v_entity, v_decision):
 
 def r_require_decision(g, v_entity, v_decision):
     """require_decision(E, a): E must take action a before play goes on (after the decisions owed before it; once only) (library '18xx' procedure require_decision)"""
-    # at rulespecs/lib/18xx.rules:2277
+    # at rulespecs/lib/18xx.rules:2303
     if not g.list_contains(
         "decisions",
         (
@@ -3570,7 +3629,7 @@ def r_require_decision(g, v_entity, v_decision):
             v_decision,
         ),
     ):
-        # at rulespecs/lib/18xx.rules:2278
+        # at rulespecs/lib/18xx.rules:2304
         g.list_append(
             "decisions",
             (
@@ -3578,13 +3637,13 @@ def r_require_decision(g, v_entity, v_decision):
                 v_decision,
             ),
         )
-        # at rulespecs/lib/18xx.rules:2279
+        # at rulespecs/lib/18xx.rules:2305
         g.b_move_turn(v_entity, "decisions_changed")
 
 
 def r_resolve_decision(g, v_entity, v_decision):
     """resolve_decision(E, a): E's decision a is taken; the next one owed (if any) comes first (library '18xx' procedure resolve_decision)"""
-    # at rulespecs/lib/18xx.rules:2284
+    # at rulespecs/lib/18xx.rules:2310
     g.list_remove(
         "decisions",
         (
@@ -3592,19 +3651,19 @@ def r_resolve_decision(g, v_entity, v_decision):
             v_decision,
         ),
     )
-    # at rulespecs/lib/18xx.rules:2285
+    # at rulespecs/lib/18xx.rules:2311
     g.b_move_turn(v_entity, "decisions_changed")
 
 
 def r_started(g, v_corporation):
     """started(C): C has been started: it has a par price (library '18xx' function started)"""
-    # at rulespecs/lib/18xx.rules:2292
+    # at rulespecs/lib/18xx.rules:2318
     return g.attr(v_corporation, "started")
 
 
 def r_dearest_train_price(g):
     """dearest_train_price(): the highest price of a side of any train the bank sells now, from the depot or the pool, that meets a corporation's duty to own one; 0 when there is none (library '18xx' function dearest_train_price)"""
-    # at rulespecs/lib/18xx.rules:2298
+    # at rulespecs/lib/18xx.rules:2324
     return r_max(
         g,
         max((r_dearest_side(g, v_t) for v_t in r_obliging_trains(g)), default=0),
@@ -3624,47 +3683,47 @@ def r_dearest_train_price(g):
 
 def r_close_minor(g, v_minor):
     """close_minor(M): minor M closes: its cash goes to the bank, its trains leave, its tokens leave the map (library '18xx' procedure close_minor)"""
-    # at rulespecs/lib/18xx.rules:2304
+    # at rulespecs/lib/18xx.rules:2330
     g.set_attr(v_minor, "closed", True)
-    # at rulespecs/lib/18xx.rules:2305
+    # at rulespecs/lib/18xx.rules:2331
     g.transfer(g.b_cash(v_minor), v_minor, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:2306
+    # at rulespecs/lib/18xx.rules:2332
     for v_t in g.b_trains(v_minor):
-        # at rulespecs/lib/18xx.rules:2307
+        # at rulespecs/lib/18xx.rules:2333
         g.move(v_t, v_minor, g.name("scrap"))
-    # at rulespecs/lib/18xx.rules:2309
+    # at rulespecs/lib/18xx.rules:2335
     r_remove_stations(g, v_minor)
 
 
 def r_reset_corporation(g, v_corporation):
     """reset_corporation(C): every certificate back in C's IPO, its price token off the market and its stations off the map, no par, not floated: C may start again (library '18xx' procedure reset_corporation)"""
-    # at rulespecs/lib/18xx.rules:2318
+    # at rulespecs/lib/18xx.rules:2344
     for v_c in g.attr(v_corporation, "certificates"):
-        # at rulespecs/lib/18xx.rules:2319
+        # at rulespecs/lib/18xx.rules:2345
         if g.b_holder_of(v_c) != r_ipo_of(g, v_corporation):
-            # at rulespecs/lib/18xx.rules:2320
+            # at rulespecs/lib/18xx.rules:2346
             g.move(v_c, g.b_holder_of(v_c), r_ipo_of(g, v_corporation))
-    # at rulespecs/lib/18xx.rules:2323
+    # at rulespecs/lib/18xx.rules:2349
     g.set_attr(v_corporation, "cell", None)
-    # at rulespecs/lib/18xx.rules:2324
+    # at rulespecs/lib/18xx.rules:2350
     r_remove_stations(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:2325
+    # at rulespecs/lib/18xx.rules:2351
     g.set_attr(v_corporation, "par", None)
-    # at rulespecs/lib/18xx.rules:2326
+    # at rulespecs/lib/18xx.rules:2352
     g.set_attr(v_corporation, "floated", False)
-    # at rulespecs/lib/18xx.rules:2327
+    # at rulespecs/lib/18xx.rules:2353
     g.set_attr(v_corporation, "tokens", 0)
-    # at rulespecs/lib/18xx.rules:2328
+    # at rulespecs/lib/18xx.rules:2354
     g.set_attr(v_corporation, "revenue", 0)
-    # at rulespecs/lib/18xx.rules:2329
+    # at rulespecs/lib/18xx.rules:2355
     if g.attr(v_corporation, "extra_tokens") > 0:
-        # at rulespecs/lib/18xx.rules:2331
+        # at rulespecs/lib/18xx.rules:2357
         g.set_attr(v_corporation, "extra_tokens", 0)
 
 
 def r_limit_trains(g, v_corporation):
     """limit_trains(C): the trains of C that count against its train limit (library '18xx' function limit_trains)"""
-    # at rulespecs/lib/18xx.rules:2341
+    # at rulespecs/lib/18xx.rules:2367
     return (
         r_len(g, g.b_trains(v_corporation))
         if g.param_or("obsolete_trains_count_for_limit", True)
@@ -3681,74 +3740,74 @@ def r_limit_trains(g, v_corporation):
 
 def r_close_private(g, v_company):
     """close_private(X): private X closes (no more income, no more ability) (library '18xx' procedure close_private)"""
-    # at rulespecs/lib/18xx.rules:2347
+    # at rulespecs/lib/18xx.rules:2373
     g.set_attr(v_company, "closed", True)
-    # at rulespecs/lib/18xx.rules:2348
+    # at rulespecs/lib/18xx.rules:2374
     g.b_unreserve(v_company, False)
 
 
 def r_remove_reservations(g):
     """remove_reservations(): every station slot an ability keeps (effect reserved_slot) is open again; the homes stay kept (library '18xx' procedure remove_reservations)"""
-    # at rulespecs/lib/18xx.rules:2356
+    # at rulespecs/lib/18xx.rules:2382
     for v_x in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:2357
+        # at rulespecs/lib/18xx.rules:2383
         g.b_unreserve(v_x, False)
-    # at rulespecs/lib/18xx.rules:2359
+    # at rulespecs/lib/18xx.rules:2385
     for v_c in g.name("corporations"):
-        # at rulespecs/lib/18xx.rules:2360
+        # at rulespecs/lib/18xx.rules:2386
         g.b_unreserve(v_c, False)
 
 
 def r_unreserve_home(g, v_corporation):
     """unreserve_home(C): C's home station circle is no longer kept for it, nor any other slot (other companies may take them) (library '18xx' procedure unreserve_home)"""
-    # at rulespecs/lib/18xx.rules:2365
+    # at rulespecs/lib/18xx.rules:2391
     g.b_unreserve(v_corporation, True)
 
 
 def r_close_corporation(g, v_corporation):
     """close_corporation(C): C closes: its certificates leave the game, its cash goes to the bank, its trains leave the game, its privates close, its stations leave the map (but those a take-over's owner still chooses among, which leave when the choice is over) (library '18xx' procedure close_corporation)"""
-    # at rulespecs/lib/18xx.rules:2382
+    # at rulespecs/lib/18xx.rules:2408
     g.set_attr(v_corporation, "closed", True)
-    # at rulespecs/lib/18xx.rules:2383
+    # at rulespecs/lib/18xx.rules:2409
     if g.param_or("held_shares_on_close", "kept") == "pool":
-        # at rulespecs/lib/18xx.rules:2385
+        # at rulespecs/lib/18xx.rules:2411
         for v_c in g.name("corporations"):
-            # at rulespecs/lib/18xx.rules:2386
+            # at rulespecs/lib/18xx.rules:2412
             if v_c != v_corporation:
-                # at rulespecs/lib/18xx.rules:2387
+                # at rulespecs/lib/18xx.rules:2413
                 for v_x in g.attr(v_c, "certificates"):
-                    # at rulespecs/lib/18xx.rules:2388
+                    # at rulespecs/lib/18xx.rules:2414
                     if g.b_holder_of(v_x) == v_corporation:
-                        # at rulespecs/lib/18xx.rules:2389
+                        # at rulespecs/lib/18xx.rules:2415
                         g.move(v_x, v_corporation, g.name("pool"))
     elif g.param_or("held_shares_on_close", "kept") == "kept":
         pass
     else:
-        # at rulespecs/lib/18xx.rules:2383
+        # at rulespecs/lib/18xx.rules:2409
         raise IllegalAction(
             "no case of this match holds the value of `held_shares_on_close`",
             rule="library '18xx' procedure close_corporation",
-            at="rulespecs/lib/18xx.rules:2383",
+            at="rulespecs/lib/18xx.rules:2409",
         )
-    # at rulespecs/lib/18xx.rules:2398
+    # at rulespecs/lib/18xx.rules:2424
     for v_x in g.attr(v_corporation, "certificates"):
-        # at rulespecs/lib/18xx.rules:2399
+        # at rulespecs/lib/18xx.rules:2425
         if g.b_holder_of(v_x) != g.name("scrap"):
-            # at rulespecs/lib/18xx.rules:2400
+            # at rulespecs/lib/18xx.rules:2426
             g.move(v_x, g.b_holder_of(v_x), g.name("scrap"))
-    # at rulespecs/lib/18xx.rules:2403
+    # at rulespecs/lib/18xx.rules:2429
     g.transfer(g.b_cash(v_corporation), v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:2404
+    # at rulespecs/lib/18xx.rules:2430
     for v_t in g.b_trains(v_corporation):
-        # at rulespecs/lib/18xx.rules:2405
+        # at rulespecs/lib/18xx.rules:2431
         g.move(v_t, v_corporation, g.name("scrap"))
-    # at rulespecs/lib/18xx.rules:2407
+    # at rulespecs/lib/18xx.rules:2433
     for v_x in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:2408
+        # at rulespecs/lib/18xx.rules:2434
         if g.b_holder_of(v_x) == v_corporation:
-            # at rulespecs/lib/18xx.rules:2409
+            # at rulespecs/lib/18xx.rules:2435
             g.set_attr(v_x, "closed", True)
-    # at rulespecs/lib/18xx.rules:2412
+    # at rulespecs/lib/18xx.rules:2438
     if not any(
         g.list_contains(
             "station_swaps",
@@ -3759,50 +3818,50 @@ def r_close_corporation(g, v_corporation):
         )
         for v_c in g.name("corporations")
     ):
-        # at rulespecs/lib/18xx.rules:2413
+        # at rulespecs/lib/18xx.rules:2439
         r_remove_stations(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:2415
+    # at rulespecs/lib/18xx.rules:2441
     g.emit("corporation_closed", v_corporation)
-    # at rulespecs/lib/18xx.rules:2416
+    # at rulespecs/lib/18xx.rules:2442
     if "all_closed" in g.param("game_end"):
-        # at rulespecs/lib/18xx.rules:2417
+        # at rulespecs/lib/18xx.rules:2443
         if (
             any(r_started(g, v_c) for v_c in g.name("corporations"))
             and all(((not r_started(g, v_c)) or r_closed(g, v_c)) for v_c in g.name("corporations"))
         ) and all((r_closed(g, v_c) or (not g.b_available(v_c))) for v_c in g.name("corporations")):
-            # at rulespecs/lib/18xx.rules:2419
+            # at rulespecs/lib/18xx.rules:2445
             g.b_end_game_now("all_closed")
 
 
 def r_remove_station(g, v_company, v_city):
     """remove_station(C, city): C's station in the city leaves the map, its circle free again; refused where C has none there (library '18xx' procedure remove_station)"""
-    # at rulespecs/lib/18xx.rules:2430
+    # at rulespecs/lib/18xx.rules:2456
     g.b_hand_over_station(v_company, None, v_city)
 
 
 def r_remove_stations(g, v_company):
     """remove_stations(C): every station of C leaves the map, their circles free again (library '18xx' procedure remove_stations)"""
-    # at rulespecs/lib/18xx.rules:2434
+    # at rulespecs/lib/18xx.rules:2460
     for v_city in g.b_stations(v_company):
-        # at rulespecs/lib/18xx.rules:2435
+        # at rulespecs/lib/18xx.rules:2461
         g.b_hand_over_station(v_company, None, v_city)
 
 
 def r_in_round(g, v_kind):
     """in_round(R): the round being played is R (library '18xx' function in_round)"""
-    # at rulespecs/lib/18xx.rules:2446
+    # at rulespecs/lib/18xx.rules:2472
     return g.g["round"] == v_kind
 
 
 def r_acting(g, v_entity):
     """acting(E): E acts now (its turn, or a decision it owes first) (library '18xx' function acting)"""
-    # at rulespecs/lib/18xx.rules:2448
+    # at rulespecs/lib/18xx.rules:2474
     return g.name("acting_entity") == v_entity
 
 
 def r_in_step(g, v_corporation, v_name):
     """in_step(C, s): C is operating and at step s (or at a combined step, track_and_token, that includes s) (library '18xx' function in_step)"""
-    # at rulespecs/lib/18xx.rules:2451
+    # at rulespecs/lib/18xx.rules:2477
     return ((g.g["round"] == "operating") and (g.name("operating_company") == v_corporation)) and (
         (g.g["step"] == v_name)
         or (
@@ -3814,85 +3873,85 @@ def r_in_step(g, v_corporation, v_name):
 
 def r_pass_turn(g, v_entity):
     """pass_turn(E): E passes: in a stock round its turn ends (every player passing in a row ends the round), in an auction it drops out or the next bidder bids, in an operating round the step is skipped; a decision E owes that the title lets it decline is taken without being done (library '18xx' procedure pass_turn)"""
-    # at rulespecs/lib/18xx.rules:2463
+    # at rulespecs/lib/18xx.rules:2489
     g.b_move_turn(v_entity, "passed")
 
 
 def r_bid_placed(g, v_player):
     """bid_placed(P): P has placed a bid (place_bid, open_bid, move_bid, auction_bid, an acquisition's bid) or picked a company (pick): the turn passes to the next bidder or player (library '18xx' procedure bid_placed)"""
-    # at rulespecs/lib/18xx.rules:2467
+    # at rulespecs/lib/18xx.rules:2493
     g.b_move_turn(v_player, "bid_made")
 
 
 def r_bought(g, v_player, v_corporation):
     """bought(P, C): P has bought a certificate of C: C floats if players now hold its float, its presidency goes to its largest holder; P's turn ends where the title allows one purchase and no sale after it (library '18xx' procedure bought)"""
-    # at rulespecs/lib/18xx.rules:2471
+    # at rulespecs/lib/18xx.rules:2497
     g.b_check_float(v_corporation)
-    # at rulespecs/lib/18xx.rules:2472
+    # at rulespecs/lib/18xx.rules:2498
     g.b_check_president(v_corporation)
-    # at rulespecs/lib/18xx.rules:2473
+    # at rulespecs/lib/18xx.rules:2499
     g.b_move_turn(v_player, "certificate_bought")
 
 
 def r_private_sold(g, v_player, v_company):
     """private_sold(P, X): P has bought X at its offered price: X's grants go to P, the next private is offered and play goes on from P (library '18xx' procedure private_sold)"""
-    # at rulespecs/lib/18xx.rules:2477
+    # at rulespecs/lib/18xx.rules:2503
     g.b_give_grants(v_player, v_company)
-    # at rulespecs/lib/18xx.rules:2478
+    # at rulespecs/lib/18xx.rules:2504
     g.b_move_turn(v_player, "private_bought")
 
 
 def r_end_step(g, v_corporation):
     """end_step(C): C's current step is done: the next step of its turn (a combined step once its station and lays are all done), or its turn ends after its last (library '18xx' procedure end_step)"""
-    # at rulespecs/lib/18xx.rules:2482
+    # at rulespecs/lib/18xx.rules:2508
     g.b_move_turn(v_corporation, "step_ended")
 
 
 def q_buy_shares(g, v_player):
     """The opening guards of buy_shares that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1491
+    # at rulespecs/lib/18xx.rules:1496
     if not (r_in_round(g, "stock")):
         return "shares are bought in a stock round"
-    # at rulespecs/lib/18xx.rules:1492
+    # at rulespecs/lib/18xx.rules:1497
     if not (r_may_buy_now(g, v_player)):
         return "one purchase per turn, after the privates are sold"
 
 
 def q_sell_shares(g, v_player):
     """The opening guards of sell_shares that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1537
+    # at rulespecs/lib/18xx.rules:1542
     v_emergency = r_in_round(g, "operating") and r_emergency_seller(g, v_player)
-    # at rulespecs/lib/18xx.rules:1538
+    # at rulespecs/lib/18xx.rules:1543
     if not (r_in_round(g, "stock") or v_emergency):
         return "shares are sold in a stock round (or by a president raising money for a train)"
-    # at rulespecs/lib/18xx.rules:1539
+    # at rulespecs/lib/18xx.rules:1544
     if not (r_may_sell_now(g, v_player) or v_emergency):
         return "no selling after buying in this turn"
 
 
 def q_dividend(g, v_corporation):
     """The opening guards of dividend that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1715
+    # at rulespecs/lib/18xx.rules:1741
     if not (r_in_step(g, v_corporation, "dividend")):
         return "revenue is disposed of after the trains run"
 
 
 def q_discard_train(g, v_corporation):
     """The opening guards of discard_train that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1874
+    # at rulespecs/lib/18xx.rules:1900
     if not (r_pending_decision(g, v_corporation, "discard_train")):
         return "only a corporation over the train limit discards"
 
 
 def q2_buy_shares(g, v_player, v_corporation):
     """The opening guards of buy_shares that read only its entity and corporation (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1493
+    # at rulespecs/lib/18xx.rules:1498
     if not (r_started(g, v_corporation)):
         return "the corporation is not started"
-    # at rulespecs/lib/18xx.rules:1494
+    # at rulespecs/lib/18xx.rules:1499
     if not (not g.state_has("sold_this_round", v_player, v_corporation)):
         return "no buying back a corporation sold this round"
-    # at rulespecs/lib/18xx.rules:1497
+    # at rulespecs/lib/18xx.rules:1502
     if not (
         ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
         or r_in_zone(g, v_corporation, "no_cert_limit")
@@ -3902,18 +3961,18 @@ def q2_buy_shares(g, v_player, v_corporation):
 
 def qr_buy_shares(g):
     """The opening guards of buy_shares that read only the round (the listing round probe)"""
-    # at rulespecs/lib/18xx.rules:1491
+    # at rulespecs/lib/18xx.rules:1496
     if not (r_in_round(g, "stock")):
         raise IllegalAction(
             "shares are bought in a stock round",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1491",
+            at="rulespecs/lib/18xx.rules:1496",
         )
 
 
 def qb2_buy_shares(g, v_player, v_corporation):
     """The opening guards of buy_shares that read more than its entity and corporation, judged by a lower bound (the listing bound probe)"""
-    # at rulespecs/lib/18xx.rules:1502
+    # at rulespecs/lib/18xx.rules:1507
     if not (
         g.b_cash(v_player)
         >= g._least_product(
@@ -3933,73 +3992,73 @@ def qb2_buy_shares(g, v_player, v_corporation):
 
 def q2_dividend(g, v_corporation, v_kind):
     """The opening guards of dividend that read only its entity and kind (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1716
+    # at rulespecs/lib/18xx.rules:1742
     if not (v_kind in g.param("dividend_kinds")):
         return "the title does not allow that"
 
 
 def qt_dividend(g, v_corporation):
     """The opening guards of dividend that read only the round, the step, the operating company and the decisions owed (the listing step probe)"""
-    # at rulespecs/lib/18xx.rules:1715
+    # at rulespecs/lib/18xx.rules:1741
     if not (r_in_step(g, v_corporation, "dividend")):
         return "revenue is disposed of after the trains run"
 
 
 def q2_discard_train(g, v_corporation, v_train):
     """The opening guards of discard_train that read only its entity and train (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1875
+    # at rulespecs/lib/18xx.rules:1901
     if not (g.b_holder_of(v_train) == v_corporation):
         return "the corporation does not own that train"
 
 
 def qt_discard_train(g, v_corporation):
     """The opening guards of discard_train that read only the round, the step, the operating company and the decisions owed (the listing step probe)"""
-    # at rulespecs/lib/18xx.rules:1874
+    # at rulespecs/lib/18xx.rules:1900
     if not (r_pending_decision(g, v_corporation, "discard_train")):
         return "only a corporation over the train limit discards"
 
 
 def t_count_stock_rounds(g, *_rest):
     """A stock round begins: it is counted"""
-    # at rulespecs/lib/18xx.rules:1456
+    # at rulespecs/lib/18xx.rules:1461
     g.state_put("stock_round_number", (), (g.state_amount("stock_round_number") + 1))
 
 
 def t_special_round_held(g, v_name, *_rest):
     """A special round ends: it has been held"""
-    # at rulespecs/lib/18xx.rules:1957
+    # at rulespecs/lib/18xx.rules:1983
     g.state_set("rounds_held", (v_name,), True)
 
 
 def t_end_stock_round(g, *_rest):
     """At the end of a stock round, sold-out corporations rise"""
-    # at rulespecs/lib/18xx.rules:2174
+    # at rulespecs/lib/18xx.rules:2200
     for v_c in g.b_market_order():
-        # at rulespecs/lib/18xx.rules:2175
+        # at rulespecs/lib/18xx.rules:2201
         if g.param("sold_out_rise") and r_sold_out(g, v_c):
-            # at rulespecs/lib/18xx.rules:2176
+            # at rulespecs/lib/18xx.rules:2202
             r_market_move(g, v_c, "up")
-        # at rulespecs/lib/18xx.rules:2178
+        # at rulespecs/lib/18xx.rules:2204
         if (g.param_or("pool_drop_at_round_end", False) and (not r_closed(g, v_c))) and (
             r_pool_percent(g, v_c) > 0
         ):
-            # at rulespecs/lib/18xx.rules:2179
+            # at rulespecs/lib/18xx.rules:2205
             r_market_move(g, v_c, "down")
 
 
 def t_full_capitalisation(g, v_corporation, *_rest):
     """Full capitalisation: the corporation receives its whole capital when it floats"""
-    # at rulespecs/lib/18xx.rules:2198
+    # at rulespecs/lib/18xx.rules:2224
     if g.param("capitalisation") == "full":
-        # at rulespecs/lib/18xx.rules:2199
+        # at rulespecs/lib/18xx.rules:2225
         g.transfer((10 * r_par_price(g, v_corporation)), g.name("bank"), v_corporation)
 
 
 def t_partial_capitalisation(g, v_corporation, *_rest):
     """Partial capitalisation: the corporation receives a part of its capital when it floats"""
-    # at rulespecs/lib/18xx.rules:2213
+    # at rulespecs/lib/18xx.rules:2239
     if g.param("capitalisation") == "partial":
-        # at rulespecs/lib/18xx.rules:2214
+        # at rulespecs/lib/18xx.rules:2240
         g.transfer(
             ((g.param("capitalised_percent") * r_par_price(g, v_corporation)) // 10),
             g.name("bank"),
@@ -4009,21 +4068,21 @@ def t_partial_capitalisation(g, v_corporation, *_rest):
 
 def t_privates_close(g, *_rest):
     """Privates close"""
-    # at rulespecs/lib/18xx.rules:2228
+    # at rulespecs/lib/18xx.rules:2254
     r_close_privates(g)
 
 
 def t_private_income(g, *_rest):
     """Privates pay their income"""
-    # at rulespecs/lib/18xx.rules:2250
+    # at rulespecs/lib/18xx.rules:2276
     for v_company in r_open_privates(g):
-        # at rulespecs/lib/18xx.rules:2251
+        # at rulespecs/lib/18xx.rules:2277
         g.transfer(g.attr(v_company, "income"), g.name("bank"), r_owner(g, v_company))
 
 
 def r_emergency_seller(g, v_player):
     """emergency_seller(P): P presides the corporation operating now, which must buy a train it and P together cannot pay for: P may sell shares (library '18xx' function emergency_seller)"""
-    # at rulespecs/lib/18xx.rules:979
+    # at rulespecs/lib/18xx.rules:984
     return r_in_round(g, "operating") and any(
         (
             (r_must_buy_train(g, v_c) and (r_president(g, v_c) == v_player))
@@ -4035,19 +4094,19 @@ def r_emergency_seller(g, v_player):
 
 def r_run_bonus_per_stop(g, v_corporation):
     """run_bonus_per_stop(C): what C's run with the most stops earns more for each of its stops, its privates' stop_bonus abilities apart: nothing here (library '18xx' function run_bonus_per_stop)"""
-    # at rulespecs/lib/18xx.rules:1709
+    # at rulespecs/lib/18xx.rules:1735
     return 0
 
 
 def r_may_add_revenue(g, v_corporation):
     """may_add_revenue(C): whether C may still add to its revenue before its dividend, so that a run earning nothing still asks for the dividend: never here (library '18xx' function may_add_revenue)"""
-    # at rulespecs/lib/18xx.rules:1712
+    # at rulespecs/lib/18xx.rules:1738
     return False
 
 
 def r_may_buy_train_from(g, v_corporation, v_seller):
     """whether the corporation may buy a train from that corporation now: always, unless the title says (library '18xx' function may_buy_train_from)"""
-    # at rulespecs/lib/18xx.rules:1883
+    # at rulespecs/lib/18xx.rules:1909
     return True
 
 
@@ -4057,46 +4116,46 @@ def r_emergency_sale_noted(g, v_player, v_corporation):
 
 def q_par(g, v_player):
     """The opening guards of par that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1429
+    # at rulespecs/lib/18xx.rules:1434
     if not (r_in_round(g, "stock")):
         return "a corporation is started in a stock round"
-    # at rulespecs/lib/18xx.rules:1430
+    # at rulespecs/lib/18xx.rules:1435
     if not (r_may_buy_now(g, v_player)):
         return "one purchase per turn, after the privates are sold"
-    # at rulespecs/lib/18xx.rules:1435
+    # at rulespecs/lib/18xx.rules:1440
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         return "the certificate limit would be exceeded"
 
 
 def q_lay_tile(g, v_corporation):
     """The opening guards of lay_tile that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1634
+    # at rulespecs/lib/18xx.rules:1639
     if not (r_in_step(g, v_corporation, "lay_tile")):
         return "tiles are laid at the start of a turn"
 
 
 def q_buy_train(g, v_corporation):
     """The opening guards of buy_train that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1798
+    # at rulespecs/lib/18xx.rules:1824
     if not (r_in_step(g, v_corporation, "buy_train")):
         return "trains are bought at the end of the turn"
 
 
 def q2_par(g, v_player, v_corporation):
     """The opening guards of par that read only its entity and corporation (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1431
+    # at rulespecs/lib/18xx.rules:1436
     if not (not r_started(g, v_corporation)):
         return "the corporation is already started"
-    # at rulespecs/lib/18xx.rules:1432
+    # at rulespecs/lib/18xx.rules:1437
     if not (not r_closed(g, v_corporation)):
         return "the corporation is out of the game"
 
 
 def qb2_par(g, v_player, v_corporation):
     """The opening guards of par that read more than its entity and corporation, judged by a lower bound (the listing bound probe)"""
-    # at rulespecs/lib/18xx.rules:1434
+    # at rulespecs/lib/18xx.rules:1439
     v_cert = r_president_certificate(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:1436
+    # at rulespecs/lib/18xx.rules:1441
     if not (
         g.b_cash(v_player)
         >= g._least_product(g._least(r_par_prices(g, v_corporation)), g.attr(v_cert, "shares"))
@@ -4106,38 +4165,38 @@ def qb2_par(g, v_player, v_corporation):
 
 def qt_lay_tile(g, v_corporation):
     """The opening guards of lay_tile that read only the round, the step, the operating company and the decisions owed (the listing step probe)"""
-    # at rulespecs/lib/18xx.rules:1634
+    # at rulespecs/lib/18xx.rules:1639
     if not (r_in_step(g, v_corporation, "lay_tile")):
         return "tiles are laid at the start of a turn"
 
 
 def qb_lay_tile(g, v_corporation):
     """The opening guards of lay_tile that read more than its entity, judged by a lower bound (the listing bound probe)"""
-    # at rulespecs/lib/18xx.rules:1636
+    # at rulespecs/lib/18xx.rules:1641
     if not (g.b_cash(v_corporation) >= g._least_lay_cost()):
         return "the company cannot pay the terrain cost"
 
 
 def qb2_lay_tile(g, v_corporation, v_hex):
     """The opening guards of lay_tile that read more than its entity and hex, judged by a lower bound (the listing bound probe)"""
-    # at rulespecs/lib/18xx.rules:1636
+    # at rulespecs/lib/18xx.rules:1641
     if not (g.b_cash(v_corporation) >= g._least_lay_cost_at(v_hex)):
         return "the company cannot pay the terrain cost"
 
 
 def qt_buy_train(g, v_corporation):
     """The opening guards of buy_train that read only the round, the step, the operating company and the decisions owed (the listing step probe)"""
-    # at rulespecs/lib/18xx.rules:1798
+    # at rulespecs/lib/18xx.rules:1824
     if not (r_in_step(g, v_corporation, "buy_train")):
         return "trains are bought at the end of the turn"
 
 
 def qd_buy_train(g, v_corporation, v_exchange):
     """The opening guards of buy_train that read only its entity and exchange, its optional parameters (the listing probe of a candidate that leaves them at their defaults)"""
-    # at rulespecs/lib/18xx.rules:1798
+    # at rulespecs/lib/18xx.rules:1824
     if not (r_in_step(g, v_corporation, "buy_train")):
         return "trains are bought at the end of the turn"
-    # at rulespecs/lib/18xx.rules:1799
+    # at rulespecs/lib/18xx.rules:1825
     if not (
         (v_exchange != None)
         or ((r_limit_trains(g, v_corporation) + 1) <= r_train_limit(g, v_corporation))

@@ -14,7 +14,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
     "rulespecs/18co.rules": "931679e4e3176891",
-    "rulespecs/lib/18xx.rules": "92434f17687ca888",
+    "rulespecs/lib/18xx.rules": "549e2d59bd0b8c81",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "92434f17687ca888",
+        "rulespecs/lib/18xx.rules": "549e2d59bd0b8c81",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -33,7 +33,7 @@ _TITLE = shared(
     {
         "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
         "rulespecs/18co.rules": "931679e4e3176891",
-        "rulespecs/lib/18xx.rules": "92434f17687ca888",
+        "rulespecs/lib/18xx.rules": "549e2d59bd0b8c81",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_18co",
@@ -413,6 +413,7 @@ class Game(GameBase):
         "sold_percent": r_sold_percent,
         "pool_certificates": r_pool_certificates,
         "falling_sale_value": r_falling_sale_value,
+        "price_after_moves": r_price_after_moves,
         "price_after": r_price_after,
         "treasury_certificates": r_treasury_certificates,
         "ipo_of": r_ipo_of,
@@ -499,6 +500,9 @@ class Game(GameBase):
         "charter_token_price": r_charter_token_price,
         "next_token_cost": r_next_token_cost,
         "last_token_cost": r_last_token_cost,
+        "slot_abilities": r_slot_abilities,
+        "kept_slot": r_kept_slot,
+        "token_cost": r_token_cost,
         "home_open": r_home_open,
         "place_home_token": r_place_home_token,
         "action:place_token": a_place_token,

@@ -498,3 +498,59 @@ def test_corporations_bo_teleports_to_cincinnati_for_100():
 def test_corporations_erie_reserved_slot_needs_a_route():
     g = corporation_at_track_step("ERIE")
     assert_refused(g, C("ERIE", "place_token", city="D20-0"), "Placing Station Tokens", "no unblocked track")
+
+
+def test_placing_station_tokens_a_kept_slots_price_is_the_librarys_token_cost():
+    """§"Placing Station Tokens" (the reserved slots' prices, 18xx-games-1846.json): the library's token_cost
+    (issue 32: no z3 twin) over the spot's `reserved` and `reached`, the map's answers for the company that
+    checked it. The B&O's slot in Cincinnati costs $100 without a route (its teleport_price), not its next
+    token's $80; after phase IV's end of reservations the lasting ability still prices it; a declared free_token
+    use makes it free; a slot no ability of the company keeps costs its next token. The model translates
+    the same function: for the B&O in Cincinnati it is $100 where no route reaches the slot, $40 where one does."""
+    import z3
+
+    from compiler.verify.model import Model
+    from compiler.verify.terms import Opaque
+    from compiler.verify.translate import Translator
+
+    g = corporation_at_track_step("BO")
+    bo, nyc = g.entity("corporation", "BO"), g.entity("corporation", "NYC")
+    spot = g.b_check_token(bo, "H12-0")
+    assert (g.attr(spot, "reserved"), g.attr(spot, "reached")) == (True, False)
+    assert g.call("kept_slot", bo, spot) and g.call("slot_abilities", bo, spot)[0]["key"] == "reserved_token"
+    assert g.call("token_cost", bo, spot) == 100
+    g.call("remove_reservations")  # phase IV's event: the ability is lasting, its prices stay
+    spot = g.b_check_token(bo, "H12-0")
+    assert not g.attr(spot, "reserved") and g.call("token_cost", bo, spot) == 100
+    g.state_put("declared_uses", (bo, "free_token"), 1)  # test setup: a free_token use declared this turn
+    assert g.call("token_cost", bo, spot) == 0
+    g.state_put("declared_uses", (bo, "free_token"), 0)
+    elsewhere = g.b_check_token(nyc, "H12-0", True)  # NYC's spot there: no ability of NYC's keeps it
+    g.corp["NYC"]["tokens"] = 1  # test setup: its home station placed, its next token the charter's $80
+    assert g.call("kept_slot", nyc, elsewhere) is False
+    assert g.call("token_cost", nyc, elsewhere) == g.call("next_token_cost", nyc) == 80
+
+    # the model (its corporations in scope: the PRR's slot in Fort Wayne, $40, $60 without a route)
+    from compiler.lang.pipeline import load
+
+    model = Model(load().program.titles["1846"])
+    tr = Translator(model)
+    (prr,) = [c for c in model.corporations if c.id == "PRR"]
+    pre = model.vars.fresh_state("pre")
+    ctx = tr.new_ctx(pre)
+    cost = tr.call_routine(tr.routines["token_cost"], [model.z(prr), Opaque("a station spot")], {}, ctx)
+    oracle = {name: v for name, _, v in ctx.shared.oracles}
+    in_e11, reserved, reached = (oracle["('E11' == a station spot.hex)"], oracle["(a station spot.reserved is true None)"],
+                                 oracle["(a station spot.reached is true None)"])
+    free = pre["state:declared_uses:PRR@free_token"]
+    base = [*model.param_axioms, *ctx.shared.axioms, *ctx.shared.guards, free == 0]
+    for facts, price in (((in_e11, z3.Not(reached)), 60), ((in_e11, reached), 40),
+                         ((in_e11, z3.Not(reserved), reached), 40),
+                         ((z3.Not(in_e11),), pre["tokens:PRR"])):
+        solver = z3.Solver()
+        solver.add(*base, *facts, cost != (price if isinstance(price, int) else
+                                           tr.call_routine(tr.routines["next_token_cost"], [model.z(prr)], {}, ctx)))
+        assert solver.check() == z3.unsat, (facts, price)
+    solver = z3.Solver()
+    solver.add(*model.param_axioms, *ctx.shared.axioms, *ctx.shared.guards, free > 0, cost != 0)
+    assert solver.check() == z3.unsat

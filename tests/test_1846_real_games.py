@@ -160,7 +160,7 @@ def test_placing_station_tokens_a_reserved_price_and_teleport_outlast_phase_iv()
     bo = g.entity("corporation", "BO")
     g.call("remove_reservations")  # the library's procedure (phase IV's event)
     spot = g.b_check_token(bo, "H12-0")
-    assert g.b_token_cost(bo, spot) == 100
+    assert g.call("token_cost", bo, spot) == 100
 
 
 # ---------------------------------------------------------------- issuing, emergency money raising

@@ -218,8 +218,14 @@ ROOT = Path(__file__).resolve().parent.parent
 #: enum of none, which 18CO replaces: an enum may now be empty), the latter set by its trigger special_round_held
 #: on the runtime's special_round_end (the model's twin changed nothing), 47
 #: then (stock66) price the library's function over the cell, `C.cell.price` (a field of none, before C has a
-#: price, refused in the engine as in the model), 46
-RECORDED = 46
+#: price, refused in the engine as in the model), 46;
+#: (cost66) token_cost a library function (a declared free_token use, a slot the company's reserved_slot ability
+#: keeps, slot_abilities and kept_slot, its price or teleport_price) over a station spot's `reserved` and `reached`,
+#: the map's answers for the company that checked it (the model's oracles of an opaque spot), 45
+#: then price_after_moves a library function, `C.cell.way[d][n].price`, over a market cell's `way` (the cells a
+#: token passes moving one way again and again, to where the next move stays; past its end, that cell; in the
+#: model read at a count that is a term up to the market's longest way: exact, no bound of certificates), 44
+RECORDED = 44
 
 #: builtins that became library functions or procedures (one new primitive, bought_this_turn, for two)
 MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "pool_certificates",
@@ -240,7 +246,8 @@ MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "p
          "ability_lay_cost", "ability_token", "ability_lay", "draft_price", "set_revenue", "par_prices",
          "closed", "ability_window", "would_export", "close_corporation", "in_round", "in_step", "acting", "sell_out",
          "pass_turn", "bid_placed", "bought", "private_sold", "end_step", "home_open", "place_home_token",
-         "set_par", "move_price", "in_zone", "end_called", "make_obsolete", "call_round", "price"]
+         "set_par", "move_price", "in_zone", "end_called", "make_obsolete", "call_round", "price", "token_cost",
+         "price_after_moves"]
 
 
 #: builtins folded into the map's checks of a company's lay and station: check_lay and check_token of a private
@@ -1526,3 +1533,54 @@ def test_a_share_price_is_the_librarys_over_the_cell_in_the_engine_and_the_model
         at = z3.And(pre[f"row:{c.id}"] == cell[0], pre[f"col:{c.id}"] == cell[1])
         assert solver.check(at) == z3.sat, cell
         assert solver.check(at, price != market.price(cell)) == z3.unsat, cell
+
+
+def test_price_after_moves_reads_a_cells_way_in_the_engine_and_the_model(rulespecs_loaded):
+    """price_after_moves(C, d, n) is the library's (issue 32: no twin), `C.cell.way[d][n].price`: a cell's way
+    in a direction is the cells a price token passes moving that way again and again, to the cell where the next
+    move stays (the edge rules'), and n moves past its end read that cell. 18CO (13 rows: a left move in a row's
+    first cell goes down, a right move in its last up) and 1846 (one row: its $0 cell at the left edge): every
+    count of moves from each of a few cells is the market's n moves in the engine; the model reads the same price
+    at a count that is a term, past the longest way too (the twin read a term only up to the most certificates a
+    corporation has, and one more)."""
+    import z3
+
+    from compiler.emit.engines import game_class
+    from compiler.verify.model import Model
+    from compiler.verify.translate import Translator
+
+    found = _census()
+    assert "price_after_moves" not in found["twins"] + found["engine_only"] + found["model_only"]
+
+    def moved(market, cell, d, n):
+        for _ in range(n):
+            cell = market.move(cell, d)
+        return market.price(cell)
+
+    for title, players, cells in (("18CO", ["Ann", "Bob", "Cy"], [(0, 0), (0, 15), (3, 0), (5, 7), (12, 4)]),
+                                  ("1846", ["Ann", "Bob", "Cy"], None)):
+        g = game_class(title)(players=players, seed=1)
+        market, corp = g.market, g.corporations[0]
+        cells = cells or [c for i, c in enumerate(market.cells()) if i % 5 == 0 or i < 3]
+        g.call("set_par", corp, sorted({market.price(c) for c in market.par_cells()})[0])
+        longest = max(len(market.way(c, d)) for c in market.cells() for d in ("up", "down", "left", "right"))
+        for cell in cells:
+            g._place_token(corp, cell)
+            for d in ("up", "down", "left", "right"):
+                for n in range(longest + 2):
+                    assert g.call("price_after_moves", corp, d, n) == moved(market, cell, d, n), (title, cell, d, n)
+
+        model = Model(rulespecs_loaded.program.titles[title])
+        c = model.corporations[0]
+        tr = Translator(model)
+        pre = model.vars.fresh_state("pre")
+        ctx = tr.new_ctx(pre)
+        n = z3.Int("n")
+        prices = {d: tr.call("price_after_moves", [model.z(c), d, n], {}, ctx) for d in ("down", "left")}
+        solver = z3.Solver()
+        solver.add(*ctx.shared.axioms, *ctx.shared.guards, pre[f"has_cell:{c.id}"])
+        for cell in cells[:3]:
+            at = z3.And(pre[f"row:{c.id}"] == cell[0], pre[f"col:{c.id}"] == cell[1])
+            for d, price in prices.items():
+                for k in (0, 1, 2, longest + 3):
+                    assert solver.check(at, n == k, price != moved(market, cell, d, k)) == z3.unsat, (title, cell, d, k)

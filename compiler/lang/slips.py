@@ -18,7 +18,7 @@ Python error where play first reached it (found by a breaker mutating the real t
   string, so the comparison is always false (`!=` always true), and E022 where the string names no
   component of its kind (`corporation == "TOYY"`);
 - E036 a builtin given an argument of a type its runtime method does not take (`price(1)`: a number
-  for a corporation; `price_after_moves(C, "up", "2")`): the engine stopped on an AttributeError or
+  for a corporation): the engine stopped on an AttributeError or
   a TypeError in play. The types are the annotations of `GameBase`'s `b_` methods;
 - E026 a builtin's argument, or a routine's parameter typed by an enum (the library's in_round, in_step), that
   names a value of an enum (`in_round("stok")`, `in_round(payout)`,
@@ -558,8 +558,7 @@ def _builtin_arguments(decl, scope: _Scope) -> list[Diagnostic]:
 
 #: the builtins' arguments that name a value of an enum (of the library or the title), or a hex: (the builtin,
 #: the argument's place) -> the enum's name, or "hex"
-_BUILTIN_NAMES = {("price_after_moves", 1): "direction",
-                  ("next_certificate", 1): "source", ("end_game_now", 0): "end_reason",
+_BUILTIN_NAMES = {("next_certificate", 1): "source", ("end_game_now", 0): "end_reason",
                   ("call_round", 0): "special_round", ("in_special_round", 0): "special_round",
                   ("special_round_held", 0): "special_round", ("tile_color", 0): "hex", ("place_marker", 1): "hex",
                   ("move_turn", 1): "turn_move"}

@@ -18,8 +18,12 @@ from compiler.runtime.entities import BANK, DEPOT, IPO, POOL, SCRAP, Certificate
 from compiler.runtime.errors import IllegalAction, RuleGap
 from compiler.runtime.holdings import HolderNotes
 from compiler.runtime.market import MarketCell
+from compiler.runtime.track.lays import TokenSpot
 from compiler.runtime.vocabulary import TOKEN_COUNTS
 
+
+#: a station spot's fields the map answers for the company it was checked for (`GameBase.spot_field`)
+SPOT_FIELDS = ("reserved", "reached")
 
 #: the values a declared state keys by id (`GameBase._state_key`)
 _KEYED = (Entity, Certificate)
@@ -649,6 +653,10 @@ class DslSupport:
             # a field of none: not there (as the model, which refuses it): a corporation's cell, and so its
             # price, before its price token is on the market
             raise IllegalAction(f"none has no {name}: not there yet (no share price before a price token is on the market)")
+        if obj.__class__ is MarketCell:
+            return obj[name]  # (a market cell: `C.cell.price`, `c.zones` of an element of `market_cells`)
+        if name in SPOT_FIELDS and obj.__class__ is TokenSpot:
+            return self.spot_field(obj, name)  # (the map's, for the company it was checked for)
         if dataclasses.is_dataclass(obj) and name in {f.name for f in dataclasses.fields(obj)}:
             return getattr(obj, name)  # a runtime value: a lay (`lay.upgrade`), a station spot
         raise RuleGap(f"{obj}.{name}", "no such attribute")

@@ -161,12 +161,59 @@ class Market:
     def _records(self) -> dict[Cell, "MarketCell"]:
         return {cell: MarketCell(self, cell) for cell in self.cells()}
 
+    def way(self, cell: Cell, direction: str) -> tuple[Cell, ...]:
+        """The cells a price token on `cell` passes moving in `direction` again and again, `cell` first, to the
+        cell where a further move stays. Every way ends so: the edge rules turn a token up or right (up, right),
+        down or left (down, left), never back, so each move that is no stay takes it farther along one order of
+        the cells; a way longer than the market has cells is a fault of the market's rules (AssertionError)."""
+        out = [cell]
+        while True:
+            nxt = self.move(out[-1], direction)
+            if nxt == out[-1]:
+                return tuple(out)
+            out.append(nxt)
+            assert len(out) <= len(self._records), f"the market's {direction} moves from {cell} never stay"
+
+    def ways(self, cell: Cell) -> dict[str, "MarketWay"]:
+        """`X.way` in the DSL: the way of each direction (`way`), as the DSL reads it: made once a game for each cell."""
+        found = self._ways.get(cell)
+        if found is None:
+            found = self._ways[cell] = {d: MarketWay(tuple(self.record(c) for c in self.way(cell, d)))
+                                        for d in MarketCell.MOVES}
+        return found
+
+    @cached_property
+    def _ways(self) -> dict[Cell, dict[str, "MarketWay"]]:
+        return {}
+
+
+class MarketWay:
+    """A way of the market as a value of the DSL (`X.way[d]`, `Market.way`): `way[n]` is the cell n moves in its
+    direction reach from its first cell (n from 0: that cell), past its end its last cell, where a move stays.
+    A position that is no count (a negative one, no number) has no cell: KeyError, which the engine's
+    `item` refuses as it does a position out of a list."""
+
+    __slots__ = ("cells",)
+
+    def __init__(self, cells: tuple["MarketCell", ...]) -> None:
+        self.cells = cells
+
+    def __getitem__(self, n: int) -> "MarketCell":
+        if n.__class__ is not int or n < 0:
+            raise KeyError(n)
+        cells = self.cells
+        return cells[n] if n < len(cells) else cells[-1]
+
+    def __repr__(self) -> str:
+        return f"way {[c.cell for c in self.cells]}"
+
 
 class MarketCell:
     """A cell of the market as a value of the DSL: a corporation's `cell` (none where its price token is off the
     market) and each element of `market_cells`. Its fields: `row` and `column` (from 0 at the top left), `price`,
     `zones` (the zones' names) and the cell a move of a token on it reaches, `up`, `down`, `left`, `right` (the
-    title's edge rules: `Market.move`). Two are equal where they are the same cell."""
+    title's edge rules: `Market.move`), and `way`, the way a token on it takes moving in each direction again
+    and again (`way[d][n]`: the cell n moves reach; `Market.ways`). Two are equal where they are the same cell."""
 
     __slots__ = ("market", "cell", "row", "column", "price", "zones")
     MOVES = ("up", "down", "left", "right")
@@ -182,6 +229,8 @@ class MarketCell:
             return self.price  # (the library's price(C), in the listing's guards)
         if name in self.MOVES:
             return self.market.record(self.market.move(self.cell, name))
+        if name == "way":
+            return self.market.ways(self.cell)
         if name in self.__slots__[2:]:
             return getattr(self, name)
         raise KeyError(name)

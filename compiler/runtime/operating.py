@@ -199,15 +199,6 @@ class OperatingRound:
         routine = self.ROUTINES.get("must_buy_train")
         return False if routine is None else bool(routine(self, corp))
 
-    def b_price_after_moves(self, corp: Entity, direction: str, n: int) -> int:
-        """price_after_moves(C, d, n): the price n market moves of C in direction d would give."""
-        cell = self.corp[corp.id]["cell"]
-        if cell is None:
-            raise IllegalAction(f"{corp} has no share price yet")
-        for _ in range(int(n)):
-            cell = self.market.move(cell, str(direction))
-        return self.market.price(cell)
-
     # -- personal loans (a player's debt to the bank)
 
     def b_route_revenue(self, corp: Entity, routes: list[dict], recorded: bool = False) -> int:

@@ -110,21 +110,17 @@ class TilesAndTokens:
         name = next((c.get("title") for c in self.DATA.components_of("hex") if c["key"] == ref[0]), None)
         if ability.get("excluded_city") is not None and name == self._value(ability["excluded_city"], "excluded_city"):
             raise IllegalAction(f"no station goes beside the circles of {name}", rule=self._card_rule(self.card_of(corp)))
-        return track.TokenSpot(ref[0], ref[1], len(board.holders(ref)), board.city_id(ref))
+        return track.TokenSpot(ref[0], ref[1], len(board.holders(ref)), board.city_id(ref), corp.id)
 
-    def b_token_cost(self, corp: Entity, spot: "track.TokenSpot") -> int:
-        """token_cost(C, spot): what C's station token in `spot` costs: the price of its next token, or,
-        in a slot one of its abilities still keeps for it, the ability's `price` (its `teleport_price`
-        where C has no route to the slot)."""
+    def spot_field(self, spot: "track.TokenSpot", name: str) -> bool:
+        """`spot.reserved`, `spot.reached` in the DSL (`DslSupport.attr`), of the company the spot was checked
+        for: the slot's reservation is that company's (one of its abilities keeps it: `effect: reserved_slot`);
+        that company's routes reach the city. The map's answers the library's token_cost reads."""
         ref = (spot.hex, spot.node)
-        if self._armed(corp, "free_token"):
-            return 0  # a token declared free with its card's ability (`effect: free_token`)
-        ability = self._kept_for(corp, ref)
-        if ability is None or ability.get("price") is None:
-            return self.call("next_token_cost", corp)
-        if ability.get("teleport_price") is not None and ref not in track.reach(self._need_board(), corp.id).nodes:
-            return int(self._value(ability["teleport_price"], f"{corp} {ability['key']} teleport_price"))
-        return int(self._value(ability["price"], f"{corp} {ability['key']} price"))
+        board = self._need_board()
+        if name == "reserved":
+            return spot.company in board.reservations(ref)
+        return ref in track.reach(board, spot.company).nodes
 
     def b_unreserve(self, holder: Entity, home: bool) -> None:
         """unreserve(X, home): station slots kept for X are open again: with `home`, every one kept for it (its

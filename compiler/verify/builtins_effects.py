@@ -114,36 +114,6 @@ class EffectBuiltins:
             raise GapError("float", "no par zone has a float")
         return out
 
-    def b_price_after_moves(self, ctx: Ctx, corp: Any, direction: Any, n: Any) -> Any:
-        """As GameBase.b_price_after_moves: the price `n` market moves would give. A number of moves that
-        is a term (a count of certificates and one more) is read up to the most certificates a corporation
-        has in the model, and one more; beyond it the market's edge holds the price."""
-        market = self.m.require_market()
-        if str(direction) not in ("up", "down", "left", "right"):
-            raise Unsupported(f"market move {direction!r}")
-        ctx.shared.reads.add("market", "moves", (market.rows, sorted(market.zones.items()), market.left_edge, market.right_edge, market.top_edge))
-
-        def moved(cell, k):
-            for _ in range(int(k)):
-                cell = market.move(cell, str(direction))
-            return market.price(cell)
-
-        if not is_z3(n):
-            counts = [int(n)]
-        else:
-            most = max((len(self.m.certs_for(c.id)) for c in self.m.corporations), default=0) + 1
-            counts = list(range(0, most + 1))
-
-        def after(c: Ent) -> Any:
-            ctx.require(ctx.state[f"has_cell:{c.id}"])
-            out = self.cell_chain(ctx, c, lambda cell: moved(cell, counts[-1]), key=("price after", str(direction), counts[-1]))
-            for k in reversed(counts[:-1]):
-                out = IF(n == k, self.cell_chain(ctx, c, lambda cell, k=k: moved(cell, k),
-                                                 key=("price after", str(direction), k)), out)
-            return out
-
-        return self.per_corp(ctx, corp, after)
-
     def by_phase(self, ctx: Ctx, value: Any) -> Any:
         """As GameBase._by_phase: a map read at the current phase, by the
         phase's name or its group (refused where the map has neither)."""

@@ -214,14 +214,6 @@ class MapBuiltins:
         """The library's tokens_left(C) (rulespecs/lib/18xx.rules): the station tokens C has not placed."""
         return self.tr.call("tokens_left", [corp], {}, ctx)
 
-    def b_token_cost(self, ctx: Ctx, corp: Any, spot: Any) -> Any:
-        """As GameBase.b_token_cost: read from the map and the abilities, an
-        oracle here (any amount not below zero)."""
-        v = ctx.fresh("token_cost")
-        ctx.shared.oracles.append(("token_cost", (), v))
-        ctx.shared.axioms.append(v >= 0)
-        return v
-
     def check_ability_lay(self, ctx: Ctx, company: Any) -> None:
         """As GameBase._check_ability_lay (check_lay of a private): its owning corporation lays, when it may use
         the private (`ability_user`); the lay itself is the map's (outside the model). An ability with the

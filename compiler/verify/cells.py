@@ -5,7 +5,8 @@ A corporation's `cell` is its state's row and column terms (`row:C`, `col:C`) an
 through the builtins' chains over the cells (`StateBuiltins.chain_at`, kept by the row and column terms): its
 `price`, `zones` and the cell a move reaches (`up`, `down`, `left`, `right`), so that the library's move_price
 (`set C.cell = C.cell[d]`) makes the terms the hand-written move made before. `set C.cell = X` writes X's
-terms into C's (`StateBuiltins.set_attr`).
+terms into C's (`StateBuiltins.set_attr`). A cell's `way` is a `WayTerm` per direction, read at a count of
+moves (`way_at`): the library's price_after_moves (`C.cell.way[d][n].price`).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from compiler.verify.model import Unsupported
-from compiler.verify.terms import AND, EQ, IF, NOT, OR, SymList, truth
+from compiler.verify.terms import AND, EQ, IF, NOT, OR, SymList, is_z3, truth
 
 MOVES = ("up", "down", "left", "right")
 
@@ -27,6 +28,9 @@ class CellTerm:
     row: Any
     col: Any
     present: Any
+    #: where the cell is a fixed map of another (`way_at`): that cell's row and column terms, the map and a key
+    #: naming it, so that a field of it reads one chain over that cell (`field`), not a chain over a chain
+    via: Any = None
 
     @property
     def fixed(self) -> tuple[int, int] | None:
@@ -61,6 +65,9 @@ def field(builtins: Any, ctx: Any, cell: CellTerm, name: str) -> Any:
         ctx.shared.reads.add("market", "prices", market.rows)
         if fixed is not None:
             return market.price(fixed)
+        if cell.via is not None:
+            row, col, moved, key = cell.via
+            return builtins.chain_at(row, col, lambda c: market.price(moved(c)), key=("price",) + key)
         return builtins.chain_at(cell.row, cell.col, market.price, key=("price",))
     if name == "zones":
         ctx.shared.reads.add("market", "zones", sorted(market.zones.items()))
@@ -78,7 +85,52 @@ def field(builtins: Any, ctx: Any, cell: CellTerm, name: str) -> Any:
         row = builtins.chain_at(cell.row, cell.col, lambda c: moved[c][0], key=("move", name, "row"))
         col = builtins.chain_at(cell.row, cell.col, lambda c: moved[c][1], key=("move", name, "col"))
         return CellTerm(row, col, cell.present)
+    if name == "way":
+        return {d: WayTerm(cell, d) for d in MOVES}
     raise Unsupported(f"a market cell has no field {name}")
+
+
+@dataclass(frozen=True, eq=False)
+class WayTerm:
+    """`X.way[d]`: the way a price token on the cell X takes moving in direction d again and again (the runtime's
+    `MarketWay`), read at a count of moves (`way_at`)."""
+
+    cell: CellTerm
+    direction: str
+
+
+def way_at(builtins: Any, ctx: Any, way: WayTerm, n: Any) -> CellTerm:
+    """`X.way[d][n]`: the cell n moves reach (as `Market.way`: past the way's end its last cell). A count that is a
+    term is read at each count up to the longest way of the market in that direction, beyond which every way is at
+    its end: exact, no bound of the model's. A negative count has no cell (the runtime refuses it)."""
+    market = builtins.m.require_market()
+    ctx.shared.reads.add("market", "moves", (market.rows, sorted(market.zones.items()), market.left_edge,
+                                             market.right_edge, market.top_edge))
+    d, cell = way.direction, way.cell
+    ways = {c: market.way(c, d) for c in builtins.m.cells}
+    longest = max(len(w) for w in ways.values())
+
+    def at(k: int) -> CellTerm:
+        def moved(c: tuple[int, int]) -> tuple[int, int]:
+            return ways[c][min(k, len(ways[c]) - 1)]
+
+        fixed = cell.fixed
+        if fixed is not None:
+            return CellTerm(*moved(fixed), True)
+        key = ("way", d, min(k, longest - 1))
+        row = builtins.chain_at(cell.row, cell.col, lambda c: moved(c)[0], key=key + ("row",))
+        col = builtins.chain_at(cell.row, cell.col, lambda c: moved(c)[1], key=key + ("col",))
+        return CellTerm(row, col, cell.present, via=(cell.row, cell.col, moved, key))
+
+    if not is_z3(n):
+        if not isinstance(n, int) or isinstance(n, bool) or n < 0:
+            raise Unsupported(f"a way of the market read at {n!r}")
+        return at(n)
+    ctx.require(n >= 0)
+    out = at(longest - 1)
+    for k in reversed(range(longest - 1)):
+        out = ite(n == k, at(k), out)
+    return out
 
 
 def _in_cells(cell: CellTerm, cells: list[tuple[int, int]]) -> Any:

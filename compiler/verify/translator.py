@@ -791,6 +791,8 @@ class Translator(RoutineBindings):
     def index(self, coll: Any, i: Any, ctx: Ctx) -> Any:
         if isinstance(coll, cells.CellTerm) and isinstance(i, str):
             return cells.field(self.builtins, ctx, coll, i)  # (`C.cell[direction]`: the cell a move reaches)
+        if isinstance(coll, cells.WayTerm):
+            return cells.way_at(self.builtins, ctx, coll, i)  # (`X.way[d][n]`: the cell n moves reach)
         if isinstance(coll, Choice):  # (one of several records: `filter(...)[0][field]`)
             return self._of_choice(coll, lambda v: self.index(v, i, ctx))
         if isinstance(coll, AnyAmounts):

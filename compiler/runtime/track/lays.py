@@ -6,7 +6,7 @@ Part of `compiler.runtime.track` (its docstring holds the conventions).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
@@ -851,12 +851,14 @@ def _connects(
 @dataclass(frozen=True)
 class TokenSpot:
     """A legal station: city `node` on `hex`, slot `slot`; `city` its
-    18xx.games id."""
+    18xx.games id; `company` the company it was checked for (its fields
+    `reserved` and `reached` in the DSL are that company's: `GameBase.spot_field`)."""
 
     hex: str
     node: int
     slot: int
     city: str
+    company: str = field(default="", compare=False)
 
     def action(self, entity: str) -> dict[str, Any]:
         """The placement as an 18xx.games `place_token` action."""
@@ -928,4 +930,4 @@ def _token_verdict(board: Board, company: str, ref: NodeRef, reachable: bool) ->
         return f"{where} has no free slot"
     if not reachable:
         return f"{company} has no unblocked track from its tokens to {where}"
-    return TokenSpot(h, i, slot, board.city_id(ref))
+    return TokenSpot(h, i, slot, board.city_id(ref), company)
