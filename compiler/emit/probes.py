@@ -6,6 +6,8 @@ uses.
 
 from __future__ import annotations
 
+from typing import Any, Callable
+
 from compiler.emit.bounds import branch_guard, branch_lines, branch_names, local_names
 from compiler.emit.bounds import expr_names as _names
 from compiler.emit.pieces import _answering, _cite, _collection, _ident, _Scope, probe_prefix, unparse
@@ -235,26 +237,9 @@ class ProbeCompiler:
         entity it refuses it in every state, so a listing asks it once a game for each entity
         (`GameBase._static_refused`) and then lists nothing of the action for that entity, as the probe,
         which holds the same guard, would refuse it."""
-        plan = self._probe_plan(clause, 1, False)
-        if plan is None:
-            return None
-        decl: s.Routine = clause.decl  # type: ignore[assignment]
-        entity = decl.params[0].name
-        guards = [st for st in plan[0] if isinstance(st, s.Require) and st.unless is None
-                  and self._static(st.cond, entity)]
-        if not guards:
-            return None
-        rule = (
-            _cite(self.cites.get(f"{decl.kind} {decl.name}", s.NO_PROVENANCE))
-            or _cite(decl.prov)
-            or f"{clause.origin} {decl.kind} {decl.name}"
-        )
-        scope = _Scope({entity}, self.routines)
-        lines = [f"def {_ident(decl.name, 'qs_')}(g, {_ident(entity)}):",
-                 f"    {docstring('The opening guards of ' + decl.name + ' that read only its entity, and nothing of it that changes during play (the listing static probe)')}"]
-        for st in guards:
-            lines.extend(self.stmts((st,), scope, rule, 1))
-        return "\n".join(lines)
+        return self._guard_probe(clause, "qs_", lambda cond, entity, _local: self._static(cond, entity), True,
+                                 "read only its entity, and nothing of it that changes during play (the listing "
+                                 "static probe)", answering=False)
 
     #: the library's functions whose answer is a function of the round alone (in_round: `current_round == R`)
     ROUND_READERS = frozenset({"in_round"})
@@ -285,26 +270,8 @@ class ProbeCompiler:
         alone; None where there is none. Its answer is a function of the round, so a listing asks it once
         for each round (`GameBase._shaped_names`) and leaves the action out of the round's names where it
         refuses, as the probe, which holds the same guard, would refuse every entity there."""
-        plan = self._probe_plan(clause, 1, False)
-        if plan is None:
-            return None
-        decl: s.Routine = clause.decl  # type: ignore[assignment]
-        local = {p.name for p in decl.params} | {st.name for st in decl.body if isinstance(st, s.Let)}
-        guards = [st for st in plan[0] if isinstance(st, s.Require) and st.unless is None
-                  and self._round_only(st.cond, local)]
-        if not guards:
-            return None
-        rule = (
-            _cite(self.cites.get(f"{decl.kind} {decl.name}", s.NO_PROVENANCE))
-            or _cite(decl.prov)
-            or f"{clause.origin} {decl.kind} {decl.name}"
-        )
-        scope = _Scope(set(), self.routines)
-        lines = [f"def {_ident(decl.name, 'qr_')}(g):",
-                 f"    {docstring('The opening guards of ' + decl.name + ' that read only the round (the listing round probe)')}"]
-        for st in guards:
-            lines.extend(self.stmts((st,), scope, rule, 1))
-        return "\n".join(lines)
+        return self._guard_probe(clause, "qr_", lambda cond, _entity, local: self._round_only(cond, local), False,
+                                 "read only the round (the listing round probe)", answering=False)
 
     #: the library's functions whose answer, given the entity and a literal, is a function of the round, the
     #: step, the operating company and the decisions owed alone (`in_step(C, s)`, `pending_decision(E, a)`)
@@ -348,6 +315,18 @@ class ProbeCompiler:
         passed before it: `GameBase._opens_quietly`), its answer is a function of the round, the step, the
         operating company and the entity, so a listing keeps it by those (`GameBase._step_refused`) and, where
         it refuses, leaves the action's candidates out as the probe, which holds the same guard, would."""
+        return self._guard_probe(clause, "qt_", self._step_only, True,
+                                 "read only the round, the step, the operating company and the decisions owed (the "
+                                 "listing step probe)", answering=True)
+
+    def _guard_probe(self, clause: Clause, prefix: str, keep: Callable[[Any, str, set[str]], bool],
+                     of_entity: bool, what: str, answering: bool) -> str | None:
+        """The probe `static_probe`, `round_probe` and `step_probe` write: the opening guards of the action's
+        probe (`_probe_plan` of arity 1) that are a `require` with no `unless` whose condition `keep` accepts
+        (given the condition, the entity's name and the names the action binds: its parameters and `let`s),
+        as the function `prefix` + the action's name of the game and, with `of_entity`, its entity; its
+        docstring says the guards `what`. With `answering`, a guard's refusal is returned (`_answering`),
+        else raised. None where no guard is kept."""
         plan = self._probe_plan(clause, 1, False)
         if plan is None:
             return None
@@ -355,7 +334,7 @@ class ProbeCompiler:
         entity = decl.params[0].name
         local = {p.name for p in decl.params} | {st.name for st in decl.body if isinstance(st, s.Let)}
         guards = [st for st in plan[0] if isinstance(st, s.Require) and st.unless is None
-                  and self._step_only(st.cond, entity, local)]
+                  and keep(st.cond, entity, local)]
         if not guards:
             return None
         rule = (
@@ -363,12 +342,13 @@ class ProbeCompiler:
             or _cite(decl.prov)
             or f"{clause.origin} {decl.kind} {decl.name}"
         )
-        scope = _Scope({entity}, self.routines)
-        lines = [f"def {_ident(decl.name, 'qt_')}(g, {_ident(entity)}):",
-                 f"    {docstring('The opening guards of ' + decl.name + ' that read only the round, the step, the operating company and the decisions owed (the listing step probe)')}"]
+        scope = _Scope({entity} if of_entity else set(), self.routines)
+        sig = f"g, {_ident(entity)}" if of_entity else "g"
+        lines = [f"def {_ident(decl.name, prefix)}({sig}):",
+                 f"    {docstring('The opening guards of ' + decl.name + ' that ' + what)}"]
         for st in guards:
             lines.extend(self.stmts((st,), scope, rule, 1))
-        return "\n".join(_answering(lines))
+        return "\n".join(_answering(lines) if answering else lines)
 
     def probe(self, clause: Clause, arity: int = 1, bounded: bool = False, defaults: bool = False) -> str | None:
         """The probe of an action: the guards among its opening `require`s and `let`s (those before its
