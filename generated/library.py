@@ -10,7 +10,7 @@ from compiler.runtime.errors import IllegalAction
 # one component per line (not reformatted)
 # fmt: off
 SOURCES = {
-    'rulespecs/lib/18xx.rules': '549e2d59bd0b8c81',
+    'rulespecs/lib/18xx.rules': '7fb892e2339a0560',
     'rulespecs/lib/tiles.rules': 'ef4c137225d3ff46',
 }
 
@@ -3214,61 +3214,61 @@ def r_call_round(g, v_name):
 
 def r_on_first_train(g, v_train):
     """The first train of a type: older trains become obsolete or rust, and the phase it begins starts (library '18xx' procedure on_first_train)"""
-    # at rulespecs/lib/18xx.rules:1992
+    # at rulespecs/lib/18xx.rules:1989
     for v_card in g.name("train_cards"):
-        # at rulespecs/lib/18xx.rules:1993
+        # at rulespecs/lib/18xx.rules:1990
         if g.attr(v_card, "obsolete_on") == g.attr(v_train, "name"):
-            # at rulespecs/lib/18xx.rules:1994
+            # at rulespecs/lib/18xx.rules:1991
             r_make_obsolete(g, g.attr(v_card, "key"))
-        # at rulespecs/lib/18xx.rules:1996
+        # at rulespecs/lib/18xx.rules:1993
         if g.attr(v_train, "name") in g.attr(v_card, "rusts_on"):
-            # at rulespecs/lib/18xx.rules:1997
+            # at rulespecs/lib/18xx.rules:1994
             r_rust_trains(g, g.attr(v_card, "key"))
-    # at rulespecs/lib/18xx.rules:2000
+    # at rulespecs/lib/18xx.rules:1997
     for v_p in g.name("phases"):
-        # at rulespecs/lib/18xx.rules:2001
+        # at rulespecs/lib/18xx.rules:1998
         if (g.attr(v_train, "name") in g.attr(v_p, "on_train")) and (
             not r_phase_at_least(g, g.attr(v_p, "key"))
         ):
-            # at rulespecs/lib/18xx.rules:2002
+            # at rulespecs/lib/18xx.rules:1999
             g.b_enter_phase(g.attr(v_p, "key"))
-    # at rulespecs/lib/18xx.rules:2005
+    # at rulespecs/lib/18xx.rules:2002
     g.emit("first_train", v_train)
 
 
 def r_take_presidency(g, v_corporation):
     """A holder with more than the president takes the presidency, giving shares worth the president's certificate (library '18xx' procedure take_presidency)"""
-    # at rulespecs/lib/18xx.rules:2016
+    # at rulespecs/lib/18xx.rules:2013
     for v_president in g.name("players"):
-        # at rulespecs/lib/18xx.rules:2017
+        # at rulespecs/lib/18xx.rules:2014
         if g.b_holder_of(r_president_certificate(g, v_corporation)) == v_president:
-            # at rulespecs/lib/18xx.rules:2018
+            # at rulespecs/lib/18xx.rules:2015
             r_hand_over_to_challenger(g, v_corporation, v_president, 0)
 
 
 def r_hand_over_to_challenger(g, v_corporation, v_president, v_sold):
     """The holder who takes the presidency from the president, were he to hold n percent less, takes it by the exchange (library '18xx' procedure hand_over_to_challenger)"""
-    # at rulespecs/lib/18xx.rules:2029
+    # at rulespecs/lib/18xx.rules:2026
     for v_holder in g.b_presidency_challengers(v_corporation, v_president, v_sold):
-        # at rulespecs/lib/18xx.rules:2030
+        # at rulespecs/lib/18xx.rules:2027
         r_exchange_presidency(g, v_corporation, v_president, v_holder)
 
 
 def r_exchange_presidency(g, v_corporation, v_president, v_challenger):
     """The challenger gives the president ordinary certificates worth the president's certificate and takes it (library '18xx' procedure exchange_presidency)"""
-    # at rulespecs/lib/18xx.rules:2036
+    # at rulespecs/lib/18xx.rules:2033
     for v_c in g.b_exchange_given(v_corporation, v_challenger):
-        # at rulespecs/lib/18xx.rules:2037
+        # at rulespecs/lib/18xx.rules:2034
         g.move(v_c, v_challenger, v_president)
-    # at rulespecs/lib/18xx.rules:2039
+    # at rulespecs/lib/18xx.rules:2036
     g.move(r_president_certificate(g, v_corporation), v_president, v_challenger)
-    # at rulespecs/lib/18xx.rules:2040
+    # at rulespecs/lib/18xx.rules:2037
     g.emit("president_changed", v_corporation, v_president, v_challenger)
 
 
 def r_can_hand_over_presidency(g, v_corporation, v_player, v_sold):
     """can_hand_over_presidency(C, P, n): P holds C's president's certificate, and were he to hold n percent less, a holder would take it from him (hand_over_presidency) (library '18xx' function can_hand_over_presidency)"""
-    # at rulespecs/lib/18xx.rules:2047
+    # at rulespecs/lib/18xx.rules:2044
     return (g.b_holder_of(r_president_certificate(g, v_corporation)) == v_player) and (
         r_len(g, g.b_presidency_challengers(v_corporation, v_player, v_sold)) > 0
     )
@@ -3276,49 +3276,49 @@ def r_can_hand_over_presidency(g, v_corporation, v_player, v_sold):
 
 def r_hand_over_presidency(g, v_corporation, v_player, v_sold):
     """P, C's president, sells n percent of C, his president's certificate among it: the holder who then holds the most, more than P's n percent less, takes the president's certificate and gives P certificates worth it, which P may then sell (library '18xx' procedure hand_over_presidency)"""
-    # at rulespecs/lib/18xx.rules:2052
+    # at rulespecs/lib/18xx.rules:2049
     if not (g.b_holder_of(r_president_certificate(g, v_corporation)) == v_player):
         raise IllegalAction(
             "the seller does not hold the president's certificate",
             rule="library '18xx' procedure hand_over_presidency",
-            at="rulespecs/lib/18xx.rules:2052",
+            at="rulespecs/lib/18xx.rules:2049",
         )
-    # at rulespecs/lib/18xx.rules:2054
+    # at rulespecs/lib/18xx.rules:2051
     if not (r_can_hand_over_presidency(g, v_corporation, v_player, v_sold)):
         raise IllegalAction(
             "the sale would hand the presidency to nobody: no other holder would then hold more, with certificates worth the president's certificate",
             rule="library '18xx' procedure hand_over_presidency",
-            at="rulespecs/lib/18xx.rules:2054",
+            at="rulespecs/lib/18xx.rules:2051",
         )
-    # at rulespecs/lib/18xx.rules:2056
+    # at rulespecs/lib/18xx.rules:2053
     r_hand_over_to_challenger(g, v_corporation, v_player, v_sold)
-    # at rulespecs/lib/18xx.rules:2058
+    # at rulespecs/lib/18xx.rules:2055
     if not (g.b_holder_of(r_president_certificate(g, v_corporation)) != v_player):
         raise IllegalAction(
             "the president's certificate found no taker",
             rule="library '18xx' procedure hand_over_presidency",
-            at="rulespecs/lib/18xx.rules:2058",
+            at="rulespecs/lib/18xx.rules:2055",
         )
 
 
 def a_end_game(g, v_player):
     """The players end the game by agreement (assumed \"no rulebook ends a game by agreement, yet players do (18xx.games records it as end_game, reason manually_ended): the game ends at once and each player scores his holdings as they stand, by the title's own end scoring\")"""
-    # at rulespecs/lib/18xx.rules:2066
+    # at rulespecs/lib/18xx.rules:2063
     if not (not r_in_round(g, "draft")):
         raise IllegalAction(
             "the game cannot end by agreement before its opening draft is over",
             rule="assumed \"a draft's picks are paid for and owned only when it ends: a game ended in it would leave companies picked and nobody's\"",
-            at="rulespecs/lib/18xx.rules:2066",
+            at="rulespecs/lib/18xx.rules:2063",
         )
-    # at rulespecs/lib/18xx.rules:2068
+    # at rulespecs/lib/18xx.rules:2065
     g.b_end_game_now("agreement")
 
 
 def r_check_take_over(g, v_corporation):
     """A corporation holding another's president's certificate takes it over, at once (library '18xx' procedure check_take_over)"""
-    # at rulespecs/lib/18xx.rules:2079
+    # at rulespecs/lib/18xx.rules:2076
     v_owner = g.b_holder_of(r_president_certificate(g, v_corporation))
-    # at rulespecs/lib/18xx.rules:2081
+    # at rulespecs/lib/18xx.rules:2078
     if (
         (
             (g.among("corporations", v_owner) and (v_owner != v_corporation))
@@ -3326,27 +3326,27 @@ def r_check_take_over(g, v_corporation):
         )
         and (not r_closed(g, v_owner))
     ) and (not r_closed(g, v_corporation)):
-        # at rulespecs/lib/18xx.rules:2083
+        # at rulespecs/lib/18xx.rules:2080
         r_take_over(g, v_owner, v_corporation)
 
 
 def r_take_over_stations(g, v_owner, v_owned, v_swaps):
     """take_over_stations(O, C, n): C's stations in hexes where O has one leave the map; where n > 0, C has stations left and O tokens, O's president chooses up to n of them to replace with O's own, free (a pending place_token; pass to replace no more); the rest leave the map when the choice is over (library '18xx' procedure take_over_stations)"""
-    # at rulespecs/lib/18xx.rules:2097
+    # at rulespecs/lib/18xx.rules:2094
     v_total = r_len(g, g.b_stations(v_owned))
-    # at rulespecs/lib/18xx.rules:2098
+    # at rulespecs/lib/18xx.rules:2095
     v_shared = [
         v_city
         for v_city in g.b_stations(v_owned)
         if any((g.b_part(v_c, "-", 0) == g.b_part(v_city, "-", 0)) for v_c in g.b_stations(v_owner))
     ]
-    # at rulespecs/lib/18xx.rules:2099
+    # at rulespecs/lib/18xx.rules:2096
     for v_city in v_shared:
-        # at rulespecs/lib/18xx.rules:2100
+        # at rulespecs/lib/18xx.rules:2097
         r_remove_station(g, v_owned, v_city)
-    # at rulespecs/lib/18xx.rules:2102
+    # at rulespecs/lib/18xx.rules:2099
     if ((v_swaps > 0) and (v_total > r_len(g, v_shared))) and (r_tokens_left(g, v_owner) > 0):
-        # at rulespecs/lib/18xx.rules:2103
+        # at rulespecs/lib/18xx.rules:2100
         g.list_append(
             "station_swaps",
             (
@@ -3354,7 +3354,7 @@ def r_take_over_stations(g, v_owner, v_owned, v_swaps):
                 v_owned,
             ),
         )
-        # at rulespecs/lib/18xx.rules:2104
+        # at rulespecs/lib/18xx.rules:2101
         g.state_put(
             "station_swaps_left",
             (
@@ -3363,13 +3363,13 @@ def r_take_over_stations(g, v_owner, v_owned, v_swaps):
             ),
             v_swaps,
         )
-        # at rulespecs/lib/18xx.rules:2105
+        # at rulespecs/lib/18xx.rules:2102
         r_require_decision(g, v_owner, "place_token")
 
 
 def r_station_choice_open(g, v_corporation):
     """station_choice_open(C): C's president chooses among the stations of a corporation C took over now (a pass replaces no more of them) (library '18xx' function station_choice_open)"""
-    # at rulespecs/lib/18xx.rules:2111
+    # at rulespecs/lib/18xx.rules:2108
     return any(
         g.list_first_for(
             "station_swaps",
@@ -3384,7 +3384,7 @@ def r_station_choice_open(g, v_corporation):
 
 def r_takeover_station(g, v_corporation, v_city):
     """takeover_station(C, city): the city holds a station of the corporation C has taken over whose stations C's president chooses among now (the first such take-over of C's) (library '18xx' function takeover_station)"""
-    # at rulespecs/lib/18xx.rules:2115
+    # at rulespecs/lib/18xx.rules:2112
     return any(
         (
             g.list_first_for(
@@ -3402,7 +3402,7 @@ def r_takeover_station(g, v_corporation, v_city):
 
 def r_swap_station(g, v_corporation, v_city):
     """swap_station(C, city): the station in the city of the corporation C took over becomes C's, free, counted off the far end of C's charter; when C may replace no more (the limit, no station left, no token left) the choice is over (end_station_swap) (library '18xx' procedure swap_station)"""
-    # at rulespecs/lib/18xx.rules:2119
+    # at rulespecs/lib/18xx.rules:2116
     for v_owned in [
         v_c
         for v_c in g.name("corporations")
@@ -3414,17 +3414,17 @@ def r_swap_station(g, v_corporation, v_city):
             ),
         )
     ]:
-        # at rulespecs/lib/18xx.rules:2120
+        # at rulespecs/lib/18xx.rules:2117
         g.b_hand_over_station(v_owned, v_corporation, v_city)
-        # at rulespecs/lib/18xx.rules:2121
+        # at rulespecs/lib/18xx.rules:2118
         g.set_attr(v_corporation, "tokens_right", (g.attr(v_corporation, "tokens_right") + 1))
-        # at rulespecs/lib/18xx.rules:2122
+        # at rulespecs/lib/18xx.rules:2119
         v_left = g.state_amount("station_swaps_left", v_corporation, v_owned)
-        # at rulespecs/lib/18xx.rules:2123
+        # at rulespecs/lib/18xx.rules:2120
         if ((v_left > 1) and (r_len(g, g.b_stations(v_owned)) > 0)) and (
             r_tokens_left(g, v_corporation) > 0
         ):
-            # at rulespecs/lib/18xx.rules:2124
+            # at rulespecs/lib/18xx.rules:2121
             g.state_put(
                 "station_swaps_left",
                 (
@@ -3434,13 +3434,13 @@ def r_swap_station(g, v_corporation, v_city):
                 (v_left - 1),
             )
         else:
-            # at rulespecs/lib/18xx.rules:2126
+            # at rulespecs/lib/18xx.rules:2123
             r_end_station_swap(g, v_corporation)
 
 
 def r_end_station_swap(g, v_owner):
     """end_station_swap(O): the choice of the stations of the corporation O took over first is over: the rest leave the map; a further take-over's choice of O's comes next (library '18xx' procedure end_station_swap)"""
-    # at rulespecs/lib/18xx.rules:2133
+    # at rulespecs/lib/18xx.rules:2130
     for v_owned in [
         v_c
         for v_c in g.name("corporations")
@@ -3452,7 +3452,7 @@ def r_end_station_swap(g, v_owner):
             ),
         )
     ]:
-        # at rulespecs/lib/18xx.rules:2134
+        # at rulespecs/lib/18xx.rules:2131
         g.list_remove(
             "station_swaps",
             (
@@ -3460,7 +3460,7 @@ def r_end_station_swap(g, v_owner):
                 v_owned,
             ),
         )
-        # at rulespecs/lib/18xx.rules:2135
+        # at rulespecs/lib/18xx.rules:2132
         g.state_put(
             "station_swaps_left",
             (
@@ -3469,35 +3469,35 @@ def r_end_station_swap(g, v_owner):
             ),
             0,
         )
-        # at rulespecs/lib/18xx.rules:2136
+        # at rulespecs/lib/18xx.rules:2133
         r_remove_stations(g, v_owned)
-        # at rulespecs/lib/18xx.rules:2137
+        # at rulespecs/lib/18xx.rules:2134
         r_resolve_decision(g, v_owner, "place_token")
-        # at rulespecs/lib/18xx.rules:2138
+        # at rulespecs/lib/18xx.rules:2135
         if r_station_choice_open(g, v_owner):
-            # at rulespecs/lib/18xx.rules:2139
+            # at rulespecs/lib/18xx.rules:2136
             r_require_decision(g, v_owner, "place_token")
 
 
 def r_take_over(g, v_owner, v_owned):
     """A corporation takes over another: its holdings sold or passed on, its treasury paid out, then it closes (library '18xx' procedure take_over)"""
-    # at rulespecs/lib/18xx.rules:2151
+    # at rulespecs/lib/18xx.rules:2148
     for v_other in g.name("corporations"):
-        # at rulespecs/lib/18xx.rules:2152
+        # at rulespecs/lib/18xx.rules:2149
         if (v_other != v_owner) and (v_other != v_owned):
-            # at rulespecs/lib/18xx.rules:2153
+            # at rulespecs/lib/18xx.rules:2150
             for v_c in r_held_certificates(g, v_owned, v_other):
-                # at rulespecs/lib/18xx.rules:2154
+                # at rulespecs/lib/18xx.rules:2151
                 g.transfer(
                     ((r_price(g, v_other) * g.attr(v_c, "percent")) // 10), g.name("bank"), v_owned
                 )
-                # at rulespecs/lib/18xx.rules:2155
+                # at rulespecs/lib/18xx.rules:2152
                 g.move(v_c, v_owned, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:2161
+    # at rulespecs/lib/18xx.rules:2158
     r_take_over_stations(g, v_owner, v_owned, g.param("takeover_token_swaps"))
-    # at rulespecs/lib/18xx.rules:2164
+    # at rulespecs/lib/18xx.rules:2161
     g.b_stack_charter(v_owner, v_owned, g.param_or("takeover_assets_usable_at_once", False))
-    # at rulespecs/lib/18xx.rules:2165
+    # at rulespecs/lib/18xx.rules:2162
     g.state_put(
         "train_limit_bonus",
         (v_owner,),
@@ -3506,47 +3506,47 @@ def r_take_over(g, v_owner, v_owned):
             + g.param_or("takeover_train_limit_bonus", 0)
         ),
     )
-    # at rulespecs/lib/18xx.rules:2166
+    # at rulespecs/lib/18xx.rules:2163
     for v_t in g.b_trains(v_owned):
-        # at rulespecs/lib/18xx.rules:2167
+        # at rulespecs/lib/18xx.rules:2164
         g.move(v_t, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:2169
+    # at rulespecs/lib/18xx.rules:2166
     for v_c in r_held_certificates(g, v_owned, v_owner):
-        # at rulespecs/lib/18xx.rules:2170
+        # at rulespecs/lib/18xx.rules:2167
         g.move(v_c, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:2172
+    # at rulespecs/lib/18xx.rules:2169
     for v_company in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:2173
+        # at rulespecs/lib/18xx.rules:2170
         if (g.b_holder_of(v_company) == v_owned) and (not r_closed(g, v_company)):
-            # at rulespecs/lib/18xx.rules:2174
+            # at rulespecs/lib/18xx.rules:2171
             g.move(v_company, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:2179
+    # at rulespecs/lib/18xx.rules:2176
     v_payout = r_floor_to(g, g.b_cash(v_owned), g.param("takeover_payout_rounding"))
-    # at rulespecs/lib/18xx.rules:2180
+    # at rulespecs/lib/18xx.rules:2177
     for v_c in g.attr(v_owned, "certificates"):
-        # at rulespecs/lib/18xx.rules:2181
+        # at rulespecs/lib/18xx.rules:2178
         v_holder = g.b_holder_of(v_c)
-        # at rulespecs/lib/18xx.rules:2182
+        # at rulespecs/lib/18xx.rules:2179
         if (r_opens_holding(g, v_c) and (v_holder != v_owned)) and (v_holder != g.name("scrap")):
-            # at rulespecs/lib/18xx.rules:2183
+            # at rulespecs/lib/18xx.rules:2180
             g.transfer(
                 r_pay_per_share(g, v_owned, v_holder, v_payout),
                 v_owned,
                 (g.name("bank") if (v_holder == g.name("pool")) else v_holder),
             )
-    # at rulespecs/lib/18xx.rules:2186
+    # at rulespecs/lib/18xx.rules:2183
     g.transfer(g.b_cash(v_owned), v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:2187
+    # at rulespecs/lib/18xx.rules:2184
     r_close_corporation(g, v_owned)
-    # at rulespecs/lib/18xx.rules:2188
+    # at rulespecs/lib/18xx.rules:2185
     if r_len(g, g.b_trains(v_owner)) > r_train_limit(g, v_owner):
-        # at rulespecs/lib/18xx.rules:2189
+        # at rulespecs/lib/18xx.rules:2186
         r_require_decision(g, v_owner, "discard_train")
 
 
 def r_sold_out(g, v_corporation):
     """sold_out(C): every share of C is with the players (and other corporations, where sold_out_holders names them) (library '18xx' function sold_out)"""
-    # at rulespecs/lib/18xx.rules:2214
+    # at rulespecs/lib/18xx.rules:2211
     return (
         sum(g.b_percent(v_p, v_corporation) for v_p in g.name("players"))
         + (
@@ -3562,11 +3562,11 @@ def r_sold_out(g, v_corporation):
 
 def r_release_capital(g, v_corporation):
     """Partial capitalisation: the rest of a floated corporation's capital, once (library '18xx' procedure release_capital)"""
-    # at rulespecs/lib/18xx.rules:2247
+    # at rulespecs/lib/18xx.rules:2244
     if ((g.param("capitalisation") == "partial") and r_floated(g, v_corporation)) and (
         not g.state_has("capital_released", v_corporation)
     ):
-        # at rulespecs/lib/18xx.rules:2248
+        # at rulespecs/lib/18xx.rules:2245
         g.transfer(
             (
                 (10 * r_par_price(g, v_corporation))
@@ -3575,13 +3575,13 @@ def r_release_capital(g, v_corporation):
             g.name("bank"),
             v_corporation,
         )
-        # at rulespecs/lib/18xx.rules:2249
+        # at rulespecs/lib/18xx.rules:2246
         g.state_set("capital_released", (v_corporation,), True)
 
 
 def r_stays_open(g, v_company):
     """stays_open(X): whether private X escapes the closing of privates now: it has an ability `effect: stays_open` whose `owner` (player, or corporation where it names none) is the kind of its holder (library '18xx' function stays_open)"""
-    # at rulespecs/lib/18xx.rules:2261
+    # at rulespecs/lib/18xx.rules:2258
     return any(
         (
             (g.attr(v_a, "effect") == "stays_open")
@@ -3597,19 +3597,19 @@ def r_stays_open(g, v_company):
 
 def r_close_privates(g):
     """Every private closes, but one that stays open (library '18xx' procedure close_privates)"""
-    # at rulespecs/lib/18xx.rules:2267
+    # at rulespecs/lib/18xx.rules:2264
     for v_company in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:2268
+        # at rulespecs/lib/18xx.rules:2265
         if not r_stays_open(g, v_company):
-            # at rulespecs/lib/18xx.rules:2269
+            # at rulespecs/lib/18xx.rules:2266
             g.b_remove_markers(v_company)
-            # at rulespecs/lib/18xx.rules:2270
+            # at rulespecs/lib/18xx.rules:2267
             r_close_private(g, v_company)
 
 
 def r_pending_decision(g, v_entity, v_decision):
     """pending_decision(E, a): whether E owes decision a now (the first one owed) (library '18xx' function pending_decision)"""
-    # at rulespecs/lib/18xx.rules:2300
+    # at rulespecs/lib/18xx.rules:2297
     return g.list_first(
         "decisions",
         (
@@ -3621,7 +3621,7 @@ def r_pending_decision(g, v_entity, v_decision):
 
 def r_require_decision(g, v_entity, v_decision):
     """require_decision(E, a): E must take action a before play goes on (after the decisions owed before it; once only) (library '18xx' procedure require_decision)"""
-    # at rulespecs/lib/18xx.rules:2303
+    # at rulespecs/lib/18xx.rules:2300
     if not g.list_contains(
         "decisions",
         (
@@ -3629,7 +3629,7 @@ def r_require_decision(g, v_entity, v_decision):
             v_decision,
         ),
     ):
-        # at rulespecs/lib/18xx.rules:2304
+        # at rulespecs/lib/18xx.rules:2301
         g.list_append(
             "decisions",
             (
@@ -3637,13 +3637,13 @@ def r_require_decision(g, v_entity, v_decision):
                 v_decision,
             ),
         )
-        # at rulespecs/lib/18xx.rules:2305
+        # at rulespecs/lib/18xx.rules:2302
         g.b_move_turn(v_entity, "decisions_changed")
 
 
 def r_resolve_decision(g, v_entity, v_decision):
     """resolve_decision(E, a): E's decision a is taken; the next one owed (if any) comes first (library '18xx' procedure resolve_decision)"""
-    # at rulespecs/lib/18xx.rules:2310
+    # at rulespecs/lib/18xx.rules:2307
     g.list_remove(
         "decisions",
         (
@@ -3651,19 +3651,19 @@ def r_resolve_decision(g, v_entity, v_decision):
             v_decision,
         ),
     )
-    # at rulespecs/lib/18xx.rules:2311
+    # at rulespecs/lib/18xx.rules:2308
     g.b_move_turn(v_entity, "decisions_changed")
 
 
 def r_started(g, v_corporation):
     """started(C): C has been started: it has a par price (library '18xx' function started)"""
-    # at rulespecs/lib/18xx.rules:2318
+    # at rulespecs/lib/18xx.rules:2315
     return g.attr(v_corporation, "started")
 
 
 def r_dearest_train_price(g):
     """dearest_train_price(): the highest price of a side of any train the bank sells now, from the depot or the pool, that meets a corporation's duty to own one; 0 when there is none (library '18xx' function dearest_train_price)"""
-    # at rulespecs/lib/18xx.rules:2324
+    # at rulespecs/lib/18xx.rules:2321
     return r_max(
         g,
         max((r_dearest_side(g, v_t) for v_t in r_obliging_trains(g)), default=0),
@@ -3683,47 +3683,47 @@ def r_dearest_train_price(g):
 
 def r_close_minor(g, v_minor):
     """close_minor(M): minor M closes: its cash goes to the bank, its trains leave, its tokens leave the map (library '18xx' procedure close_minor)"""
-    # at rulespecs/lib/18xx.rules:2330
+    # at rulespecs/lib/18xx.rules:2327
     g.set_attr(v_minor, "closed", True)
-    # at rulespecs/lib/18xx.rules:2331
+    # at rulespecs/lib/18xx.rules:2328
     g.transfer(g.b_cash(v_minor), v_minor, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:2332
+    # at rulespecs/lib/18xx.rules:2329
     for v_t in g.b_trains(v_minor):
-        # at rulespecs/lib/18xx.rules:2333
+        # at rulespecs/lib/18xx.rules:2330
         g.move(v_t, v_minor, g.name("scrap"))
-    # at rulespecs/lib/18xx.rules:2335
+    # at rulespecs/lib/18xx.rules:2332
     r_remove_stations(g, v_minor)
 
 
 def r_reset_corporation(g, v_corporation):
     """reset_corporation(C): every certificate back in C's IPO, its price token off the market and its stations off the map, no par, not floated: C may start again (library '18xx' procedure reset_corporation)"""
-    # at rulespecs/lib/18xx.rules:2344
+    # at rulespecs/lib/18xx.rules:2341
     for v_c in g.attr(v_corporation, "certificates"):
-        # at rulespecs/lib/18xx.rules:2345
+        # at rulespecs/lib/18xx.rules:2342
         if g.b_holder_of(v_c) != r_ipo_of(g, v_corporation):
-            # at rulespecs/lib/18xx.rules:2346
+            # at rulespecs/lib/18xx.rules:2343
             g.move(v_c, g.b_holder_of(v_c), r_ipo_of(g, v_corporation))
-    # at rulespecs/lib/18xx.rules:2349
+    # at rulespecs/lib/18xx.rules:2346
     g.set_attr(v_corporation, "cell", None)
-    # at rulespecs/lib/18xx.rules:2350
+    # at rulespecs/lib/18xx.rules:2347
     r_remove_stations(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:2351
+    # at rulespecs/lib/18xx.rules:2348
     g.set_attr(v_corporation, "par", None)
-    # at rulespecs/lib/18xx.rules:2352
+    # at rulespecs/lib/18xx.rules:2349
     g.set_attr(v_corporation, "floated", False)
-    # at rulespecs/lib/18xx.rules:2353
+    # at rulespecs/lib/18xx.rules:2350
     g.set_attr(v_corporation, "tokens", 0)
-    # at rulespecs/lib/18xx.rules:2354
+    # at rulespecs/lib/18xx.rules:2351
     g.set_attr(v_corporation, "revenue", 0)
-    # at rulespecs/lib/18xx.rules:2355
+    # at rulespecs/lib/18xx.rules:2352
     if g.attr(v_corporation, "extra_tokens") > 0:
-        # at rulespecs/lib/18xx.rules:2357
+        # at rulespecs/lib/18xx.rules:2354
         g.set_attr(v_corporation, "extra_tokens", 0)
 
 
 def r_limit_trains(g, v_corporation):
     """limit_trains(C): the trains of C that count against its train limit (library '18xx' function limit_trains)"""
-    # at rulespecs/lib/18xx.rules:2367
+    # at rulespecs/lib/18xx.rules:2364
     return (
         r_len(g, g.b_trains(v_corporation))
         if g.param_or("obsolete_trains_count_for_limit", True)
@@ -3740,74 +3740,74 @@ def r_limit_trains(g, v_corporation):
 
 def r_close_private(g, v_company):
     """close_private(X): private X closes (no more income, no more ability) (library '18xx' procedure close_private)"""
-    # at rulespecs/lib/18xx.rules:2373
+    # at rulespecs/lib/18xx.rules:2370
     g.set_attr(v_company, "closed", True)
-    # at rulespecs/lib/18xx.rules:2374
+    # at rulespecs/lib/18xx.rules:2371
     g.b_unreserve(v_company, False)
 
 
 def r_remove_reservations(g):
     """remove_reservations(): every station slot an ability keeps (effect reserved_slot) is open again; the homes stay kept (library '18xx' procedure remove_reservations)"""
-    # at rulespecs/lib/18xx.rules:2382
+    # at rulespecs/lib/18xx.rules:2379
     for v_x in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:2383
+        # at rulespecs/lib/18xx.rules:2380
         g.b_unreserve(v_x, False)
-    # at rulespecs/lib/18xx.rules:2385
+    # at rulespecs/lib/18xx.rules:2382
     for v_c in g.name("corporations"):
-        # at rulespecs/lib/18xx.rules:2386
+        # at rulespecs/lib/18xx.rules:2383
         g.b_unreserve(v_c, False)
 
 
 def r_unreserve_home(g, v_corporation):
     """unreserve_home(C): C's home station circle is no longer kept for it, nor any other slot (other companies may take them) (library '18xx' procedure unreserve_home)"""
-    # at rulespecs/lib/18xx.rules:2391
+    # at rulespecs/lib/18xx.rules:2388
     g.b_unreserve(v_corporation, True)
 
 
 def r_close_corporation(g, v_corporation):
     """close_corporation(C): C closes: its certificates leave the game, its cash goes to the bank, its trains leave the game, its privates close, its stations leave the map (but those a take-over's owner still chooses among, which leave when the choice is over) (library '18xx' procedure close_corporation)"""
-    # at rulespecs/lib/18xx.rules:2408
+    # at rulespecs/lib/18xx.rules:2405
     g.set_attr(v_corporation, "closed", True)
-    # at rulespecs/lib/18xx.rules:2409
+    # at rulespecs/lib/18xx.rules:2406
     if g.param_or("held_shares_on_close", "kept") == "pool":
-        # at rulespecs/lib/18xx.rules:2411
+        # at rulespecs/lib/18xx.rules:2408
         for v_c in g.name("corporations"):
-            # at rulespecs/lib/18xx.rules:2412
+            # at rulespecs/lib/18xx.rules:2409
             if v_c != v_corporation:
-                # at rulespecs/lib/18xx.rules:2413
+                # at rulespecs/lib/18xx.rules:2410
                 for v_x in g.attr(v_c, "certificates"):
-                    # at rulespecs/lib/18xx.rules:2414
+                    # at rulespecs/lib/18xx.rules:2411
                     if g.b_holder_of(v_x) == v_corporation:
-                        # at rulespecs/lib/18xx.rules:2415
+                        # at rulespecs/lib/18xx.rules:2412
                         g.move(v_x, v_corporation, g.name("pool"))
     elif g.param_or("held_shares_on_close", "kept") == "kept":
         pass
     else:
-        # at rulespecs/lib/18xx.rules:2409
+        # at rulespecs/lib/18xx.rules:2406
         raise IllegalAction(
             "no case of this match holds the value of `held_shares_on_close`",
             rule="library '18xx' procedure close_corporation",
-            at="rulespecs/lib/18xx.rules:2409",
+            at="rulespecs/lib/18xx.rules:2406",
         )
-    # at rulespecs/lib/18xx.rules:2424
+    # at rulespecs/lib/18xx.rules:2421
     for v_x in g.attr(v_corporation, "certificates"):
-        # at rulespecs/lib/18xx.rules:2425
+        # at rulespecs/lib/18xx.rules:2422
         if g.b_holder_of(v_x) != g.name("scrap"):
-            # at rulespecs/lib/18xx.rules:2426
+            # at rulespecs/lib/18xx.rules:2423
             g.move(v_x, g.b_holder_of(v_x), g.name("scrap"))
-    # at rulespecs/lib/18xx.rules:2429
+    # at rulespecs/lib/18xx.rules:2426
     g.transfer(g.b_cash(v_corporation), v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:2430
+    # at rulespecs/lib/18xx.rules:2427
     for v_t in g.b_trains(v_corporation):
-        # at rulespecs/lib/18xx.rules:2431
+        # at rulespecs/lib/18xx.rules:2428
         g.move(v_t, v_corporation, g.name("scrap"))
-    # at rulespecs/lib/18xx.rules:2433
+    # at rulespecs/lib/18xx.rules:2430
     for v_x in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:2434
+        # at rulespecs/lib/18xx.rules:2431
         if g.b_holder_of(v_x) == v_corporation:
-            # at rulespecs/lib/18xx.rules:2435
+            # at rulespecs/lib/18xx.rules:2432
             g.set_attr(v_x, "closed", True)
-    # at rulespecs/lib/18xx.rules:2438
+    # at rulespecs/lib/18xx.rules:2435
     if not any(
         g.list_contains(
             "station_swaps",
@@ -3818,50 +3818,50 @@ def r_close_corporation(g, v_corporation):
         )
         for v_c in g.name("corporations")
     ):
-        # at rulespecs/lib/18xx.rules:2439
+        # at rulespecs/lib/18xx.rules:2436
         r_remove_stations(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:2441
+    # at rulespecs/lib/18xx.rules:2438
     g.emit("corporation_closed", v_corporation)
-    # at rulespecs/lib/18xx.rules:2442
+    # at rulespecs/lib/18xx.rules:2439
     if "all_closed" in g.param("game_end"):
-        # at rulespecs/lib/18xx.rules:2443
+        # at rulespecs/lib/18xx.rules:2440
         if (
             any(r_started(g, v_c) for v_c in g.name("corporations"))
             and all(((not r_started(g, v_c)) or r_closed(g, v_c)) for v_c in g.name("corporations"))
         ) and all((r_closed(g, v_c) or (not g.b_available(v_c))) for v_c in g.name("corporations")):
-            # at rulespecs/lib/18xx.rules:2445
+            # at rulespecs/lib/18xx.rules:2442
             g.b_end_game_now("all_closed")
 
 
 def r_remove_station(g, v_company, v_city):
     """remove_station(C, city): C's station in the city leaves the map, its circle free again; refused where C has none there (library '18xx' procedure remove_station)"""
-    # at rulespecs/lib/18xx.rules:2456
+    # at rulespecs/lib/18xx.rules:2453
     g.b_hand_over_station(v_company, None, v_city)
 
 
 def r_remove_stations(g, v_company):
     """remove_stations(C): every station of C leaves the map, their circles free again (library '18xx' procedure remove_stations)"""
-    # at rulespecs/lib/18xx.rules:2460
+    # at rulespecs/lib/18xx.rules:2457
     for v_city in g.b_stations(v_company):
-        # at rulespecs/lib/18xx.rules:2461
+        # at rulespecs/lib/18xx.rules:2458
         g.b_hand_over_station(v_company, None, v_city)
 
 
 def r_in_round(g, v_kind):
     """in_round(R): the round being played is R (library '18xx' function in_round)"""
-    # at rulespecs/lib/18xx.rules:2472
+    # at rulespecs/lib/18xx.rules:2469
     return g.g["round"] == v_kind
 
 
 def r_acting(g, v_entity):
     """acting(E): E acts now (its turn, or a decision it owes first) (library '18xx' function acting)"""
-    # at rulespecs/lib/18xx.rules:2474
+    # at rulespecs/lib/18xx.rules:2471
     return g.name("acting_entity") == v_entity
 
 
 def r_in_step(g, v_corporation, v_name):
     """in_step(C, s): C is operating and at step s (or at a combined step, track_and_token, that includes s) (library '18xx' function in_step)"""
-    # at rulespecs/lib/18xx.rules:2477
+    # at rulespecs/lib/18xx.rules:2474
     return ((g.g["round"] == "operating") and (g.name("operating_company") == v_corporation)) and (
         (g.g["step"] == v_name)
         or (
@@ -3873,37 +3873,37 @@ def r_in_step(g, v_corporation, v_name):
 
 def r_pass_turn(g, v_entity):
     """pass_turn(E): E passes: in a stock round its turn ends (every player passing in a row ends the round), in an auction it drops out or the next bidder bids, in an operating round the step is skipped; a decision E owes that the title lets it decline is taken without being done (library '18xx' procedure pass_turn)"""
-    # at rulespecs/lib/18xx.rules:2489
+    # at rulespecs/lib/18xx.rules:2486
     g.b_move_turn(v_entity, "passed")
 
 
 def r_bid_placed(g, v_player):
     """bid_placed(P): P has placed a bid (place_bid, open_bid, move_bid, auction_bid, an acquisition's bid) or picked a company (pick): the turn passes to the next bidder or player (library '18xx' procedure bid_placed)"""
-    # at rulespecs/lib/18xx.rules:2493
+    # at rulespecs/lib/18xx.rules:2490
     g.b_move_turn(v_player, "bid_made")
 
 
 def r_bought(g, v_player, v_corporation):
     """bought(P, C): P has bought a certificate of C: C floats if players now hold its float, its presidency goes to its largest holder; P's turn ends where the title allows one purchase and no sale after it (library '18xx' procedure bought)"""
-    # at rulespecs/lib/18xx.rules:2497
+    # at rulespecs/lib/18xx.rules:2494
     g.b_check_float(v_corporation)
-    # at rulespecs/lib/18xx.rules:2498
+    # at rulespecs/lib/18xx.rules:2495
     g.b_check_president(v_corporation)
-    # at rulespecs/lib/18xx.rules:2499
+    # at rulespecs/lib/18xx.rules:2496
     g.b_move_turn(v_player, "certificate_bought")
 
 
 def r_private_sold(g, v_player, v_company):
     """private_sold(P, X): P has bought X at its offered price: X's grants go to P, the next private is offered and play goes on from P (library '18xx' procedure private_sold)"""
-    # at rulespecs/lib/18xx.rules:2503
+    # at rulespecs/lib/18xx.rules:2500
     g.b_give_grants(v_player, v_company)
-    # at rulespecs/lib/18xx.rules:2504
+    # at rulespecs/lib/18xx.rules:2501
     g.b_move_turn(v_player, "private_bought")
 
 
 def r_end_step(g, v_corporation):
     """end_step(C): C's current step is done: the next step of its turn (a combined step once its station and lays are all done), or its turn ends after its last (library '18xx' procedure end_step)"""
-    # at rulespecs/lib/18xx.rules:2508
+    # at rulespecs/lib/18xx.rules:2505
     g.b_move_turn(v_corporation, "step_ended")
 
 
@@ -4024,41 +4024,35 @@ def t_count_stock_rounds(g, *_rest):
     g.state_put("stock_round_number", (), (g.state_amount("stock_round_number") + 1))
 
 
-def t_special_round_held(g, v_name, *_rest):
-    """A special round ends: it has been held"""
-    # at rulespecs/lib/18xx.rules:1983
-    g.state_set("rounds_held", (v_name,), True)
-
-
 def t_end_stock_round(g, *_rest):
     """At the end of a stock round, sold-out corporations rise"""
-    # at rulespecs/lib/18xx.rules:2200
+    # at rulespecs/lib/18xx.rules:2197
     for v_c in g.b_market_order():
-        # at rulespecs/lib/18xx.rules:2201
+        # at rulespecs/lib/18xx.rules:2198
         if g.param("sold_out_rise") and r_sold_out(g, v_c):
-            # at rulespecs/lib/18xx.rules:2202
+            # at rulespecs/lib/18xx.rules:2199
             r_market_move(g, v_c, "up")
-        # at rulespecs/lib/18xx.rules:2204
+        # at rulespecs/lib/18xx.rules:2201
         if (g.param_or("pool_drop_at_round_end", False) and (not r_closed(g, v_c))) and (
             r_pool_percent(g, v_c) > 0
         ):
-            # at rulespecs/lib/18xx.rules:2205
+            # at rulespecs/lib/18xx.rules:2202
             r_market_move(g, v_c, "down")
 
 
 def t_full_capitalisation(g, v_corporation, *_rest):
     """Full capitalisation: the corporation receives its whole capital when it floats"""
-    # at rulespecs/lib/18xx.rules:2224
+    # at rulespecs/lib/18xx.rules:2221
     if g.param("capitalisation") == "full":
-        # at rulespecs/lib/18xx.rules:2225
+        # at rulespecs/lib/18xx.rules:2222
         g.transfer((10 * r_par_price(g, v_corporation)), g.name("bank"), v_corporation)
 
 
 def t_partial_capitalisation(g, v_corporation, *_rest):
     """Partial capitalisation: the corporation receives a part of its capital when it floats"""
-    # at rulespecs/lib/18xx.rules:2239
+    # at rulespecs/lib/18xx.rules:2236
     if g.param("capitalisation") == "partial":
-        # at rulespecs/lib/18xx.rules:2240
+        # at rulespecs/lib/18xx.rules:2237
         g.transfer(
             ((g.param("capitalised_percent") * r_par_price(g, v_corporation)) // 10),
             g.name("bank"),
@@ -4068,15 +4062,15 @@ def t_partial_capitalisation(g, v_corporation, *_rest):
 
 def t_privates_close(g, *_rest):
     """Privates close"""
-    # at rulespecs/lib/18xx.rules:2254
+    # at rulespecs/lib/18xx.rules:2251
     r_close_privates(g)
 
 
 def t_private_income(g, *_rest):
     """Privates pay their income"""
-    # at rulespecs/lib/18xx.rules:2276
+    # at rulespecs/lib/18xx.rules:2273
     for v_company in r_open_privates(g):
-        # at rulespecs/lib/18xx.rules:2277
+        # at rulespecs/lib/18xx.rules:2274
         g.transfer(g.attr(v_company, "income"), g.name("bank"), r_owner(g, v_company))
 
 

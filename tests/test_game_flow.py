@@ -50,7 +50,7 @@ def test_a_type_made_obsolete_leaves_the_train_limit_and_runs_once_more():
 def test_a_special_round_called_is_held_once_after_the_operating_rounds():
     """call_round(R): the library's procedure over its states round_due and rounds_held (18CO §8.1: the first 5D
     or E calls the President's Choice Round, held after the set of operating rounds, before the stock round, once
-    in a game); the runtime holds the round due and raises special_round_end, which the library's trigger notes."""
+    in a game); the runtime holds the round due and notes it held as it ends."""
     g = game_class("18CO")(players=NAMES, seed=1)
     g.call("call_round", "presidents_choice")
     assert g.state_has("round_due", "presidents_choice") and not g.state_has("rounds_held", "presidents_choice")

@@ -215,8 +215,9 @@ ROOT = Path(__file__).resolve().parent.parent
 #: train type by its card's key, a part of a state the engine and the model both key so, `ir.state_part_keys`),
 #: which limit_trains and the runtime's scrapping of a phased-out train read (the model's oracle `obsolete` gone), 48;
 #: call_round a library procedure over its states round_due and rounds_held (`set[special_round]`, the library's
-#: enum of none, which 18CO replaces: an enum may now be empty), the latter set by its trigger special_round_held
-#: on the runtime's special_round_end (the model's twin changed nothing), 47
+#: enum of none, which 18CO replaces: an enum may now be empty), the latter set by the runtime as the round ends
+#: (a trigger on special_round_end(R) was tried: the model cannot bind an event's argument, so its transition was
+#: unsupported in every title) (the model's twin changed nothing), 47
 #: then (stock66) price the library's function over the cell, `C.cell.price` (a field of none, before C has a
 #: price, refused in the engine as in the model), 46;
 #: (cost66) token_cost a library function (a declared free_token use, a slot the company's reserved_slot ability

@@ -1119,6 +1119,7 @@ class OperatingRound:
 
     def _end_special_round(self) -> None:
         name = self.g["special"]["name"]
+        self.state_set("rounds_held", (name,), True)  # (the library's state, which its call_round reads)
         self.j.set(self.g, "special", None)
-        self.emit("special_round_end", name)  # (the library's trigger notes it held, rounds_held; a title's may read it)
+        self.emit("special_round_end", name)  # (a title's trigger on it reads the round's end)
         self._start_stock_round(self.g["priority"])
