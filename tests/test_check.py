@@ -434,7 +434,7 @@ MATCH_TITLE = '''title "t" {
     ("match sell_price_drop { per_share, per_shares => { } else { } }", [("E034", 5, 40, "per_shares")]),
     ("match sell_price_drop { per_sale => { } per_sale => { } else { } }", [("E034", 5, 45, "two cases")]),
     ("let k = kind\n    match k { one => { } else { } }", [("E034", 6, 11, "enum value")]),
-    ("match price(corporation) { one => { } else { } }", [("E034", 5, 11, "enum value")]),
+    ("match cash(corporation) { one => { } else { } }", [("E034", 5, 11, "enum value")]),
 ])
 def test_a_match_covers_each_value_of_its_enum_once(body, found):
     """`rulec check` makes every match total: a case per value of the subject's enum, or an `else`;

@@ -53,7 +53,7 @@ CASES = {
         '    let granted = corporation == "TRR" and', "E022", "no corporation `TRR`"),
     "a builtin given a number for a corporation": (
         "rulespecs/1846.rules", "    let share = price(corporation)", "    let share = price(1)", "E036",
-        "the builtin `price`'s argument `corp` is a component"),
+        "`price`'s parameter `corporation` is corporation; this call gives it a number"),
     # found by the breaker: a slip per line of a real title, each checked clean before
     "a train that rusts on one the bank sells before it": (
         "rulespecs/1800.rules", 'rusts_on: ["2E", "3E", "2x2E"] §12.6', 'rusts_on: ["2", "2E"] §12.6', "E020",
@@ -96,8 +96,8 @@ CASES = {
         "rulespecs/1880-romania.rules", "    let granted = corporation == TR and",
         "    let granted = corporation == P1 and", "E038", "a corporation is never a private"),
     "a field of a builtin's number": (
-        "rulespecs/1846.rules", "    let share = price(corporation)", "    let share = price(corporation).value", "E038",
-        "a field `.value` of `price(...)`, a number"),
+        "rulespecs/1846.rules", "    let share = price(corporation)", "    let share = cash(corporation).value", "E038",
+        "a field `.value` of `cash(...)`, a number"),
     "a later phase that begins on no train": (
         "rulespecs/1800.rules", '    on_train: "3" §12.3', "    on_train: none §12.3", "E020",
         "phase 3 never comes: it begins on no train"),
@@ -117,8 +117,8 @@ CASES = {
         "`>=` orders `corporation.cell`, a market cell, which is no number or money"),
     "a corporation's market cell compared with a builtin's number": (
         "rulespecs/1800.rules", "} elif paid > 0 and paid >= price(corporation) {",
-        "} elif paid > 0 and corporation.cell != price(corporation) {", "E038",
-        "`corporation.cell`, a market cell, is compared with `price(...)`, a number: a cell is never equal to a "
+        "} elif paid > 0 and corporation.cell != cash(corporation) {", "E038",
+        "`corporation.cell`, a market cell, is compared with `cash(...)`, a number: a cell is never equal to a "
         "number, so the comparison is always true"),
     "an upgrade back to an earlier colour": (
         "rulespecs/1800.rules", '"12" => ["804"] §11.1', '"12" => ["9"] §11.1', "E020",

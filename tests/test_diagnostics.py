@@ -264,7 +264,7 @@ def test_E001_a_token_with_a_label_reads_as_the_token_then_what_it_is():
 
 def test_E015_locals_and_quantifier_variables_are_known():
     loaded = check_source(
-        'title "t" {\n  action a(P: player) {\n    let x = cash(P)\n    for C in corporations { require x > price(C) }\n'
+        'title "t" {\n  action a(P: player) {\n    let x = cash(P)\n    for C in corporations { require x > cash(C) }\n'
         '    require all(h in players: cash(h) >= x)\n  }\n}'
     )
     assert "E015" not in codes(loaded)

@@ -440,7 +440,7 @@ def test_one_amount_is_read_and_set_by_engine_and_model_alike():
 @pytest.mark.parametrize("clause, says", [
     ('state s: map[(player, corporation), int] "s" §1\n  function f(p: player) "f" §1 = s(p)', "name 2 parts"),
     ('state s: set[(player, corporation)] reset on stock_round_end "s" §1', "the runtime empties no state at `stock_round_end`"),
-    ('state s: set[train] "s" §1', "a state is a set of"),
+    ('state s: set[string] "s" §1', "a state is a set of"),
     ('state s: map[player, string] "s" §1', "or an amount (int or money), one or per such element"),
     ('state s: list[int] "s" §1', "a state is a set of"),
     ('state s: set[(player, corporation)] "s" §1\n  function f(p: player) "f" §1 = s(p)', "name 2 parts"),
