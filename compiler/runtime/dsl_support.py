@@ -652,9 +652,8 @@ class DslSupport:
         if obj is None:
             # a field of none: not there (as the model, which refuses it): a corporation's cell, and so its
             # price, before its price token is on the market
-            raise IllegalAction(f"none has no {name}: not there yet (no share price before a price token is on the market)")
-        if obj.__class__ is MarketCell:
-            return obj[name]  # (a market cell: `C.cell.price`, `c.zones` of an element of `market_cells`)
+            raise IllegalAction(f"none has no {name}: not there yet"
+                                + (" (no share price before a price token is on the market)" if name == "price" else ""))
         if name in SPOT_FIELDS and obj.__class__ is TokenSpot:
             return self.spot_field(obj, name)  # (the map's, for the company it was checked for)
         if dataclasses.is_dataclass(obj) and name in {f.name for f in dataclasses.fields(obj)}:

@@ -726,9 +726,8 @@ class OperatingRound:
         """Once a company's revenue is disposed of, its trains have run in this operating round; an
         obsolete (phased-out) train runs once more: it leaves then."""
         self.j.set(self.g, "ran", self.g.get("ran", frozenset()) | {t.id for t in self.b_trains(corp)})
-        phased_out = self.g.get("state:obsolete_trains", frozenset())  # (the library's: make_obsolete)
         for t in self.b_trains(corp):
-            if (t.name,) in phased_out:
+            if self.state_has("obsolete_trains", t.name):  # (the library's state: make_obsolete)
                 self.j.set(self.owner, t.id, SCRAP)
 
     def _next_step(self) -> None:
