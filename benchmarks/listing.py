@@ -91,7 +91,7 @@ def compare(game_class, players: int, seed: int, states: int, *, stride: int = 1
 
 
 def engines() -> list[tuple[str, object, tuple[int, ...], tuple[str, ...]]]:
-    """(engine module name, Game class, player counts, options) of every engine in generated/; an
+    """(engine module name, Game class, every player count it allows, options) of every engine in generated/; an
     engine whose map is a gap on its test map (tests/fixtures/*_test_map.rules), if it has one."""
     from compiler.emit.engines import engine_module, overlay_game_class
     from compiler.runtime.data import Gap
@@ -111,7 +111,7 @@ def engines() -> list[tuple[str, object, tuple[int, ...], tuple[str, ...]]]:
             cls = overlay_game_class(data.title, data.variant, overlay)
         low, high = data.param("players") if isinstance(data.param("players"), tuple) else (data.param("players"),) * 2
         options = tuple(c["key"] for c in data.components_of("option"))
-        out.append((path.stem, cls, tuple(sorted({low, (low + high) // 2, high})), options))
+        out.append((path.stem, cls, tuple(range(low, high + 1)), options))
     return out
 
 
