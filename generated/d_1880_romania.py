@@ -13,14 +13,14 @@ SOURCES = {
     "rulespecs/1880-romania-18xx-games.rules": "76f93ce629f4e02e",
     "rulespecs/1880-romania-variants.rules": "1e4fa0468c218295",
     "rulespecs/1880-romania.rules": "034584c87c10530f",
-    "rulespecs/lib/18xx.rules": "7fb892e2339a0560",
+    "rulespecs/lib/18xx.rules": "c79d5b201079e554",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "7fb892e2339a0560",
+        "rulespecs/lib/18xx.rules": "c79d5b201079e554",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -545,7 +545,7 @@ RULES = _LIBRARY.rules(
         'at action close_for_cash': 'rulespecs/1880-romania.rules:1850',
         'at action discard_train': 'rulespecs/lib/18xx.rules:1899',
         'at action dividend': 'rulespecs/lib/18xx.rules:1740',
-        'at action end_game': 'rulespecs/lib/18xx.rules:2061',
+        'at action end_game': 'rulespecs/lib/18xx.rules:2066',
         'at action lay_tile': 'rulespecs/1880-romania.rules:1929',
         'at action par': 'rulespecs/1880-romania.rules:1785',
         'at action pass': 'rulespecs/1880-romania.rules:1741',

@@ -12,14 +12,14 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18-grand-junction.rules": "596ad41cae320295",
     "rulespecs/1846.rules": "7bd5f5a5cc059eb1",
-    "rulespecs/lib/18xx.rules": "7fb892e2339a0560",
+    "rulespecs/lib/18xx.rules": "c79d5b201079e554",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "7fb892e2339a0560",
+        "rulespecs/lib/18xx.rules": "c79d5b201079e554",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -386,7 +386,7 @@ RULES = _LIBRARY.rules(
         'at action corporation_sell_shares': 'rulespecs/18-grand-junction.rules:999',
         'at action discard_train': 'rulespecs/lib/18xx.rules:1899',
         'at action dividend': 'rulespecs/lib/18xx.rules:1740',
-        'at action end_game': 'rulespecs/lib/18xx.rules:2061',
+        'at action end_game': 'rulespecs/lib/18xx.rules:2066',
         'at action lay_tile': 'rulespecs/18-grand-junction.rules:502',
         'at action par': 'rulespecs/18-grand-junction.rules:457',
         'at action pass': 'rulespecs/1846.rules:1260',
@@ -1062,48 +1062,48 @@ def r_emergency_sale_noted(g, v_player, v_corporation):
 
 def r_close_corporation(g, v_corporation):
     """close_corporation(C): C closes: its certificates leave the game, its cash goes to the bank, its trains leave the game, its privates close, its stations leave the map (but those a take-over's owner still chooses among, which leave when the choice is over) (library '18xx' procedure close_corporation)"""
-    # at rulespecs/lib/18xx.rules:2405
+    # at rulespecs/lib/18xx.rules:2410
     g.set_attr(v_corporation, "closed", True)
-    # at rulespecs/lib/18xx.rules:2406
+    # at rulespecs/lib/18xx.rules:2411
     if g.param("held_shares_on_close") == "pool":
-        # at rulespecs/lib/18xx.rules:2408
+        # at rulespecs/lib/18xx.rules:2413
         for v_c in g.name("corporations"):
-            # at rulespecs/lib/18xx.rules:2409
+            # at rulespecs/lib/18xx.rules:2414
             if v_c != v_corporation:
-                # at rulespecs/lib/18xx.rules:2410
+                # at rulespecs/lib/18xx.rules:2415
                 for v_x in g.attr(v_c, "certificates"):
-                    # at rulespecs/lib/18xx.rules:2411
+                    # at rulespecs/lib/18xx.rules:2416
                     if g.b_holder_of(v_x) == v_corporation:
-                        # at rulespecs/lib/18xx.rules:2412
+                        # at rulespecs/lib/18xx.rules:2417
                         g.move(v_x, v_corporation, g.name("pool"))
     elif g.param("held_shares_on_close") == "kept":
         pass
     else:
-        # at rulespecs/lib/18xx.rules:2406
+        # at rulespecs/lib/18xx.rules:2411
         raise IllegalAction(
             "no case of this match holds the value of `held_shares_on_close`",
             rule="library '18xx' procedure close_corporation",
-            at="rulespecs/lib/18xx.rules:2406",
+            at="rulespecs/lib/18xx.rules:2411",
         )
-    # at rulespecs/lib/18xx.rules:2421
-    for v_x in g.attr(v_corporation, "certificates"):
-        # at rulespecs/lib/18xx.rules:2422
-        if g.b_holder_of(v_x) != g.name("scrap"):
-            # at rulespecs/lib/18xx.rules:2423
-            g.move(v_x, g.b_holder_of(v_x), g.name("scrap"))
     # at rulespecs/lib/18xx.rules:2426
+    for v_x in g.attr(v_corporation, "certificates"):
+        # at rulespecs/lib/18xx.rules:2427
+        if g.b_holder_of(v_x) != g.name("scrap"):
+            # at rulespecs/lib/18xx.rules:2428
+            g.move(v_x, g.b_holder_of(v_x), g.name("scrap"))
+    # at rulespecs/lib/18xx.rules:2431
     g.transfer(g.b_cash(v_corporation), v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:2427
+    # at rulespecs/lib/18xx.rules:2432
     for v_t in g.b_trains(v_corporation):
-        # at rulespecs/lib/18xx.rules:2428
+        # at rulespecs/lib/18xx.rules:2433
         g.move(v_t, v_corporation, g.name("scrap"))
-    # at rulespecs/lib/18xx.rules:2430
-    for v_x in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:2431
-        if g.b_holder_of(v_x) == v_corporation:
-            # at rulespecs/lib/18xx.rules:2432
-            g.set_attr(v_x, "closed", True)
     # at rulespecs/lib/18xx.rules:2435
+    for v_x in g.name("privates"):
+        # at rulespecs/lib/18xx.rules:2436
+        if g.b_holder_of(v_x) == v_corporation:
+            # at rulespecs/lib/18xx.rules:2437
+            g.set_attr(v_x, "closed", True)
+    # at rulespecs/lib/18xx.rules:2440
     if not any(
         g.list_contains(
             "station_swaps",
@@ -1114,18 +1114,18 @@ def r_close_corporation(g, v_corporation):
         )
         for v_c in g.name("corporations")
     ):
-        # at rulespecs/lib/18xx.rules:2436
+        # at rulespecs/lib/18xx.rules:2441
         r_remove_stations(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:2438
+    # at rulespecs/lib/18xx.rules:2443
     g.emit("corporation_closed", v_corporation)
-    # at rulespecs/lib/18xx.rules:2439
+    # at rulespecs/lib/18xx.rules:2444
     if "all_closed" in g.param("game_end"):
-        # at rulespecs/lib/18xx.rules:2440
+        # at rulespecs/lib/18xx.rules:2445
         if (
             any(r_started(g, v_c) for v_c in g.name("corporations"))
             and all(((not r_started(g, v_c)) or r_closed(g, v_c)) for v_c in g.name("corporations"))
         ) and all((r_closed(g, v_c) or (not g.b_available(v_c))) for v_c in g.name("corporations")):
-            # at rulespecs/lib/18xx.rules:2442
+            # at rulespecs/lib/18xx.rules:2447
             g.b_end_game_now("all_closed")
 
 
@@ -2268,17 +2268,17 @@ def qr_corporation_assign(g):
 
 def t_end_stock_round(g, *_rest):
     """At the end of a stock round, sold-out corporations rise"""
-    # at rulespecs/lib/18xx.rules:2197
+    # at rulespecs/lib/18xx.rules:2202
     for v_c in g.b_market_order():
-        # at rulespecs/lib/18xx.rules:2198
+        # at rulespecs/lib/18xx.rules:2203
         if g.param("sold_out_rise") and r_sold_out(g, v_c):
-            # at rulespecs/lib/18xx.rules:2199
+            # at rulespecs/lib/18xx.rules:2204
             r_market_move(g, v_c, "up")
-        # at rulespecs/lib/18xx.rules:2201
+        # at rulespecs/lib/18xx.rules:2206
         if (g.param("pool_drop_at_round_end") and (not r_closed(g, v_c))) and (
             r_pool_percent(g, v_c) > 0
         ):
-            # at rulespecs/lib/18xx.rules:2202
+            # at rulespecs/lib/18xx.rules:2207
             r_market_move(g, v_c, "down")
 
 

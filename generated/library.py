@@ -10,7 +10,7 @@ from compiler.runtime.errors import IllegalAction
 # one component per line (not reformatted)
 # fmt: off
 SOURCES = {
-    'rulespecs/lib/18xx.rules': '7fb892e2339a0560',
+    'rulespecs/lib/18xx.rules': 'c79d5b201079e554',
     'rulespecs/lib/tiles.rules': 'ef4c137225d3ff46',
 }
 
@@ -3214,61 +3214,61 @@ def r_call_round(g, v_name):
 
 def r_on_first_train(g, v_train):
     """The first train of a type: older trains become obsolete or rust, and the phase it begins starts (library '18xx' procedure on_first_train)"""
-    # at rulespecs/lib/18xx.rules:1989
+    # at rulespecs/lib/18xx.rules:1990
     for v_card in g.name("train_cards"):
-        # at rulespecs/lib/18xx.rules:1990
+        # at rulespecs/lib/18xx.rules:1991
         if g.attr(v_card, "obsolete_on") == g.attr(v_train, "name"):
-            # at rulespecs/lib/18xx.rules:1991
+            # at rulespecs/lib/18xx.rules:1992
             r_make_obsolete(g, g.attr(v_card, "key"))
-        # at rulespecs/lib/18xx.rules:1993
+        # at rulespecs/lib/18xx.rules:1994
         if g.attr(v_train, "name") in g.attr(v_card, "rusts_on"):
-            # at rulespecs/lib/18xx.rules:1994
+            # at rulespecs/lib/18xx.rules:1995
             r_rust_trains(g, g.attr(v_card, "key"))
-    # at rulespecs/lib/18xx.rules:1997
+    # at rulespecs/lib/18xx.rules:1998
     for v_p in g.name("phases"):
-        # at rulespecs/lib/18xx.rules:1998
+        # at rulespecs/lib/18xx.rules:1999
         if (g.attr(v_train, "name") in g.attr(v_p, "on_train")) and (
             not r_phase_at_least(g, g.attr(v_p, "key"))
         ):
-            # at rulespecs/lib/18xx.rules:1999
+            # at rulespecs/lib/18xx.rules:2000
             g.b_enter_phase(g.attr(v_p, "key"))
-    # at rulespecs/lib/18xx.rules:2002
+    # at rulespecs/lib/18xx.rules:2003
     g.emit("first_train", v_train)
 
 
 def r_take_presidency(g, v_corporation):
     """A holder with more than the president takes the presidency, giving shares worth the president's certificate (library '18xx' procedure take_presidency)"""
-    # at rulespecs/lib/18xx.rules:2013
+    # at rulespecs/lib/18xx.rules:2018
     for v_president in g.name("players"):
-        # at rulespecs/lib/18xx.rules:2014
+        # at rulespecs/lib/18xx.rules:2019
         if g.b_holder_of(r_president_certificate(g, v_corporation)) == v_president:
-            # at rulespecs/lib/18xx.rules:2015
+            # at rulespecs/lib/18xx.rules:2020
             r_hand_over_to_challenger(g, v_corporation, v_president, 0)
 
 
 def r_hand_over_to_challenger(g, v_corporation, v_president, v_sold):
     """The holder who takes the presidency from the president, were he to hold n percent less, takes it by the exchange (library '18xx' procedure hand_over_to_challenger)"""
-    # at rulespecs/lib/18xx.rules:2026
+    # at rulespecs/lib/18xx.rules:2031
     for v_holder in g.b_presidency_challengers(v_corporation, v_president, v_sold):
-        # at rulespecs/lib/18xx.rules:2027
+        # at rulespecs/lib/18xx.rules:2032
         r_exchange_presidency(g, v_corporation, v_president, v_holder)
 
 
 def r_exchange_presidency(g, v_corporation, v_president, v_challenger):
     """The challenger gives the president ordinary certificates worth the president's certificate and takes it (library '18xx' procedure exchange_presidency)"""
-    # at rulespecs/lib/18xx.rules:2033
+    # at rulespecs/lib/18xx.rules:2038
     for v_c in g.b_exchange_given(v_corporation, v_challenger):
-        # at rulespecs/lib/18xx.rules:2034
+        # at rulespecs/lib/18xx.rules:2039
         g.move(v_c, v_challenger, v_president)
-    # at rulespecs/lib/18xx.rules:2036
+    # at rulespecs/lib/18xx.rules:2041
     g.move(r_president_certificate(g, v_corporation), v_president, v_challenger)
-    # at rulespecs/lib/18xx.rules:2037
+    # at rulespecs/lib/18xx.rules:2042
     g.emit("president_changed", v_corporation, v_president, v_challenger)
 
 
 def r_can_hand_over_presidency(g, v_corporation, v_player, v_sold):
     """can_hand_over_presidency(C, P, n): P holds C's president's certificate, and were he to hold n percent less, a holder would take it from him (hand_over_presidency) (library '18xx' function can_hand_over_presidency)"""
-    # at rulespecs/lib/18xx.rules:2044
+    # at rulespecs/lib/18xx.rules:2049
     return (g.b_holder_of(r_president_certificate(g, v_corporation)) == v_player) and (
         r_len(g, g.b_presidency_challengers(v_corporation, v_player, v_sold)) > 0
     )
@@ -3276,49 +3276,49 @@ def r_can_hand_over_presidency(g, v_corporation, v_player, v_sold):
 
 def r_hand_over_presidency(g, v_corporation, v_player, v_sold):
     """P, C's president, sells n percent of C, his president's certificate among it: the holder who then holds the most, more than P's n percent less, takes the president's certificate and gives P certificates worth it, which P may then sell (library '18xx' procedure hand_over_presidency)"""
-    # at rulespecs/lib/18xx.rules:2049
+    # at rulespecs/lib/18xx.rules:2054
     if not (g.b_holder_of(r_president_certificate(g, v_corporation)) == v_player):
         raise IllegalAction(
             "the seller does not hold the president's certificate",
             rule="library '18xx' procedure hand_over_presidency",
-            at="rulespecs/lib/18xx.rules:2049",
+            at="rulespecs/lib/18xx.rules:2054",
         )
-    # at rulespecs/lib/18xx.rules:2051
+    # at rulespecs/lib/18xx.rules:2056
     if not (r_can_hand_over_presidency(g, v_corporation, v_player, v_sold)):
         raise IllegalAction(
             "the sale would hand the presidency to nobody: no other holder would then hold more, with certificates worth the president's certificate",
             rule="library '18xx' procedure hand_over_presidency",
-            at="rulespecs/lib/18xx.rules:2051",
+            at="rulespecs/lib/18xx.rules:2056",
         )
-    # at rulespecs/lib/18xx.rules:2053
+    # at rulespecs/lib/18xx.rules:2058
     r_hand_over_to_challenger(g, v_corporation, v_player, v_sold)
-    # at rulespecs/lib/18xx.rules:2055
+    # at rulespecs/lib/18xx.rules:2060
     if not (g.b_holder_of(r_president_certificate(g, v_corporation)) != v_player):
         raise IllegalAction(
             "the president's certificate found no taker",
             rule="library '18xx' procedure hand_over_presidency",
-            at="rulespecs/lib/18xx.rules:2055",
+            at="rulespecs/lib/18xx.rules:2060",
         )
 
 
 def a_end_game(g, v_player):
     """The players end the game by agreement (assumed \"no rulebook ends a game by agreement, yet players do (18xx.games records it as end_game, reason manually_ended): the game ends at once and each player scores his holdings as they stand, by the title's own end scoring\")"""
-    # at rulespecs/lib/18xx.rules:2063
+    # at rulespecs/lib/18xx.rules:2068
     if not (not r_in_round(g, "draft")):
         raise IllegalAction(
             "the game cannot end by agreement before its opening draft is over",
             rule="assumed \"a draft's picks are paid for and owned only when it ends: a game ended in it would leave companies picked and nobody's\"",
-            at="rulespecs/lib/18xx.rules:2063",
+            at="rulespecs/lib/18xx.rules:2068",
         )
-    # at rulespecs/lib/18xx.rules:2065
+    # at rulespecs/lib/18xx.rules:2070
     g.b_end_game_now("agreement")
 
 
 def r_check_take_over(g, v_corporation):
     """A corporation holding another's president's certificate takes it over, at once (library '18xx' procedure check_take_over)"""
-    # at rulespecs/lib/18xx.rules:2076
+    # at rulespecs/lib/18xx.rules:2081
     v_owner = g.b_holder_of(r_president_certificate(g, v_corporation))
-    # at rulespecs/lib/18xx.rules:2078
+    # at rulespecs/lib/18xx.rules:2083
     if (
         (
             (g.among("corporations", v_owner) and (v_owner != v_corporation))
@@ -3326,27 +3326,27 @@ def r_check_take_over(g, v_corporation):
         )
         and (not r_closed(g, v_owner))
     ) and (not r_closed(g, v_corporation)):
-        # at rulespecs/lib/18xx.rules:2080
+        # at rulespecs/lib/18xx.rules:2085
         r_take_over(g, v_owner, v_corporation)
 
 
 def r_take_over_stations(g, v_owner, v_owned, v_swaps):
     """take_over_stations(O, C, n): C's stations in hexes where O has one leave the map; where n > 0, C has stations left and O tokens, O's president chooses up to n of them to replace with O's own, free (a pending place_token; pass to replace no more); the rest leave the map when the choice is over (library '18xx' procedure take_over_stations)"""
-    # at rulespecs/lib/18xx.rules:2094
+    # at rulespecs/lib/18xx.rules:2099
     v_total = r_len(g, g.b_stations(v_owned))
-    # at rulespecs/lib/18xx.rules:2095
+    # at rulespecs/lib/18xx.rules:2100
     v_shared = [
         v_city
         for v_city in g.b_stations(v_owned)
         if any((g.b_part(v_c, "-", 0) == g.b_part(v_city, "-", 0)) for v_c in g.b_stations(v_owner))
     ]
-    # at rulespecs/lib/18xx.rules:2096
+    # at rulespecs/lib/18xx.rules:2101
     for v_city in v_shared:
-        # at rulespecs/lib/18xx.rules:2097
+        # at rulespecs/lib/18xx.rules:2102
         r_remove_station(g, v_owned, v_city)
-    # at rulespecs/lib/18xx.rules:2099
+    # at rulespecs/lib/18xx.rules:2104
     if ((v_swaps > 0) and (v_total > r_len(g, v_shared))) and (r_tokens_left(g, v_owner) > 0):
-        # at rulespecs/lib/18xx.rules:2100
+        # at rulespecs/lib/18xx.rules:2105
         g.list_append(
             "station_swaps",
             (
@@ -3354,7 +3354,7 @@ def r_take_over_stations(g, v_owner, v_owned, v_swaps):
                 v_owned,
             ),
         )
-        # at rulespecs/lib/18xx.rules:2101
+        # at rulespecs/lib/18xx.rules:2106
         g.state_put(
             "station_swaps_left",
             (
@@ -3363,13 +3363,13 @@ def r_take_over_stations(g, v_owner, v_owned, v_swaps):
             ),
             v_swaps,
         )
-        # at rulespecs/lib/18xx.rules:2102
+        # at rulespecs/lib/18xx.rules:2107
         r_require_decision(g, v_owner, "place_token")
 
 
 def r_station_choice_open(g, v_corporation):
     """station_choice_open(C): C's president chooses among the stations of a corporation C took over now (a pass replaces no more of them) (library '18xx' function station_choice_open)"""
-    # at rulespecs/lib/18xx.rules:2108
+    # at rulespecs/lib/18xx.rules:2113
     return any(
         g.list_first_for(
             "station_swaps",
@@ -3384,7 +3384,7 @@ def r_station_choice_open(g, v_corporation):
 
 def r_takeover_station(g, v_corporation, v_city):
     """takeover_station(C, city): the city holds a station of the corporation C has taken over whose stations C's president chooses among now (the first such take-over of C's) (library '18xx' function takeover_station)"""
-    # at rulespecs/lib/18xx.rules:2112
+    # at rulespecs/lib/18xx.rules:2117
     return any(
         (
             g.list_first_for(
@@ -3402,7 +3402,7 @@ def r_takeover_station(g, v_corporation, v_city):
 
 def r_swap_station(g, v_corporation, v_city):
     """swap_station(C, city): the station in the city of the corporation C took over becomes C's, free, counted off the far end of C's charter; when C may replace no more (the limit, no station left, no token left) the choice is over (end_station_swap) (library '18xx' procedure swap_station)"""
-    # at rulespecs/lib/18xx.rules:2116
+    # at rulespecs/lib/18xx.rules:2121
     for v_owned in [
         v_c
         for v_c in g.name("corporations")
@@ -3414,17 +3414,17 @@ def r_swap_station(g, v_corporation, v_city):
             ),
         )
     ]:
-        # at rulespecs/lib/18xx.rules:2117
+        # at rulespecs/lib/18xx.rules:2122
         g.b_hand_over_station(v_owned, v_corporation, v_city)
-        # at rulespecs/lib/18xx.rules:2118
+        # at rulespecs/lib/18xx.rules:2123
         g.set_attr(v_corporation, "tokens_right", (g.attr(v_corporation, "tokens_right") + 1))
-        # at rulespecs/lib/18xx.rules:2119
+        # at rulespecs/lib/18xx.rules:2124
         v_left = g.state_amount("station_swaps_left", v_corporation, v_owned)
-        # at rulespecs/lib/18xx.rules:2120
+        # at rulespecs/lib/18xx.rules:2125
         if ((v_left > 1) and (r_len(g, g.b_stations(v_owned)) > 0)) and (
             r_tokens_left(g, v_corporation) > 0
         ):
-            # at rulespecs/lib/18xx.rules:2121
+            # at rulespecs/lib/18xx.rules:2126
             g.state_put(
                 "station_swaps_left",
                 (
@@ -3434,13 +3434,13 @@ def r_swap_station(g, v_corporation, v_city):
                 (v_left - 1),
             )
         else:
-            # at rulespecs/lib/18xx.rules:2123
+            # at rulespecs/lib/18xx.rules:2128
             r_end_station_swap(g, v_corporation)
 
 
 def r_end_station_swap(g, v_owner):
     """end_station_swap(O): the choice of the stations of the corporation O took over first is over: the rest leave the map; a further take-over's choice of O's comes next (library '18xx' procedure end_station_swap)"""
-    # at rulespecs/lib/18xx.rules:2130
+    # at rulespecs/lib/18xx.rules:2135
     for v_owned in [
         v_c
         for v_c in g.name("corporations")
@@ -3452,7 +3452,7 @@ def r_end_station_swap(g, v_owner):
             ),
         )
     ]:
-        # at rulespecs/lib/18xx.rules:2131
+        # at rulespecs/lib/18xx.rules:2136
         g.list_remove(
             "station_swaps",
             (
@@ -3460,7 +3460,7 @@ def r_end_station_swap(g, v_owner):
                 v_owned,
             ),
         )
-        # at rulespecs/lib/18xx.rules:2132
+        # at rulespecs/lib/18xx.rules:2137
         g.state_put(
             "station_swaps_left",
             (
@@ -3469,35 +3469,35 @@ def r_end_station_swap(g, v_owner):
             ),
             0,
         )
-        # at rulespecs/lib/18xx.rules:2133
+        # at rulespecs/lib/18xx.rules:2138
         r_remove_stations(g, v_owned)
-        # at rulespecs/lib/18xx.rules:2134
+        # at rulespecs/lib/18xx.rules:2139
         r_resolve_decision(g, v_owner, "place_token")
-        # at rulespecs/lib/18xx.rules:2135
+        # at rulespecs/lib/18xx.rules:2140
         if r_station_choice_open(g, v_owner):
-            # at rulespecs/lib/18xx.rules:2136
+            # at rulespecs/lib/18xx.rules:2141
             r_require_decision(g, v_owner, "place_token")
 
 
 def r_take_over(g, v_owner, v_owned):
     """A corporation takes over another: its holdings sold or passed on, its treasury paid out, then it closes (library '18xx' procedure take_over)"""
-    # at rulespecs/lib/18xx.rules:2148
+    # at rulespecs/lib/18xx.rules:2153
     for v_other in g.name("corporations"):
-        # at rulespecs/lib/18xx.rules:2149
+        # at rulespecs/lib/18xx.rules:2154
         if (v_other != v_owner) and (v_other != v_owned):
-            # at rulespecs/lib/18xx.rules:2150
+            # at rulespecs/lib/18xx.rules:2155
             for v_c in r_held_certificates(g, v_owned, v_other):
-                # at rulespecs/lib/18xx.rules:2151
+                # at rulespecs/lib/18xx.rules:2156
                 g.transfer(
                     ((r_price(g, v_other) * g.attr(v_c, "percent")) // 10), g.name("bank"), v_owned
                 )
-                # at rulespecs/lib/18xx.rules:2152
+                # at rulespecs/lib/18xx.rules:2157
                 g.move(v_c, v_owned, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:2158
+    # at rulespecs/lib/18xx.rules:2163
     r_take_over_stations(g, v_owner, v_owned, g.param("takeover_token_swaps"))
-    # at rulespecs/lib/18xx.rules:2161
+    # at rulespecs/lib/18xx.rules:2166
     g.b_stack_charter(v_owner, v_owned, g.param_or("takeover_assets_usable_at_once", False))
-    # at rulespecs/lib/18xx.rules:2162
+    # at rulespecs/lib/18xx.rules:2167
     g.state_put(
         "train_limit_bonus",
         (v_owner,),
@@ -3506,47 +3506,47 @@ def r_take_over(g, v_owner, v_owned):
             + g.param_or("takeover_train_limit_bonus", 0)
         ),
     )
-    # at rulespecs/lib/18xx.rules:2163
+    # at rulespecs/lib/18xx.rules:2168
     for v_t in g.b_trains(v_owned):
-        # at rulespecs/lib/18xx.rules:2164
+        # at rulespecs/lib/18xx.rules:2169
         g.move(v_t, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:2166
+    # at rulespecs/lib/18xx.rules:2171
     for v_c in r_held_certificates(g, v_owned, v_owner):
-        # at rulespecs/lib/18xx.rules:2167
+        # at rulespecs/lib/18xx.rules:2172
         g.move(v_c, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:2169
+    # at rulespecs/lib/18xx.rules:2174
     for v_company in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:2170
+        # at rulespecs/lib/18xx.rules:2175
         if (g.b_holder_of(v_company) == v_owned) and (not r_closed(g, v_company)):
-            # at rulespecs/lib/18xx.rules:2171
+            # at rulespecs/lib/18xx.rules:2176
             g.move(v_company, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:2176
+    # at rulespecs/lib/18xx.rules:2181
     v_payout = r_floor_to(g, g.b_cash(v_owned), g.param("takeover_payout_rounding"))
-    # at rulespecs/lib/18xx.rules:2177
+    # at rulespecs/lib/18xx.rules:2182
     for v_c in g.attr(v_owned, "certificates"):
-        # at rulespecs/lib/18xx.rules:2178
+        # at rulespecs/lib/18xx.rules:2183
         v_holder = g.b_holder_of(v_c)
-        # at rulespecs/lib/18xx.rules:2179
+        # at rulespecs/lib/18xx.rules:2184
         if (r_opens_holding(g, v_c) and (v_holder != v_owned)) and (v_holder != g.name("scrap")):
-            # at rulespecs/lib/18xx.rules:2180
+            # at rulespecs/lib/18xx.rules:2185
             g.transfer(
                 r_pay_per_share(g, v_owned, v_holder, v_payout),
                 v_owned,
                 (g.name("bank") if (v_holder == g.name("pool")) else v_holder),
             )
-    # at rulespecs/lib/18xx.rules:2183
+    # at rulespecs/lib/18xx.rules:2188
     g.transfer(g.b_cash(v_owned), v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:2184
+    # at rulespecs/lib/18xx.rules:2189
     r_close_corporation(g, v_owned)
-    # at rulespecs/lib/18xx.rules:2185
+    # at rulespecs/lib/18xx.rules:2190
     if r_len(g, g.b_trains(v_owner)) > r_train_limit(g, v_owner):
-        # at rulespecs/lib/18xx.rules:2186
+        # at rulespecs/lib/18xx.rules:2191
         r_require_decision(g, v_owner, "discard_train")
 
 
 def r_sold_out(g, v_corporation):
     """sold_out(C): every share of C is with the players (and other corporations, where sold_out_holders names them) (library '18xx' function sold_out)"""
-    # at rulespecs/lib/18xx.rules:2211
+    # at rulespecs/lib/18xx.rules:2216
     return (
         sum(g.b_percent(v_p, v_corporation) for v_p in g.name("players"))
         + (
@@ -3562,11 +3562,11 @@ def r_sold_out(g, v_corporation):
 
 def r_release_capital(g, v_corporation):
     """Partial capitalisation: the rest of a floated corporation's capital, once (library '18xx' procedure release_capital)"""
-    # at rulespecs/lib/18xx.rules:2244
+    # at rulespecs/lib/18xx.rules:2249
     if ((g.param("capitalisation") == "partial") and r_floated(g, v_corporation)) and (
         not g.state_has("capital_released", v_corporation)
     ):
-        # at rulespecs/lib/18xx.rules:2245
+        # at rulespecs/lib/18xx.rules:2250
         g.transfer(
             (
                 (10 * r_par_price(g, v_corporation))
@@ -3575,13 +3575,13 @@ def r_release_capital(g, v_corporation):
             g.name("bank"),
             v_corporation,
         )
-        # at rulespecs/lib/18xx.rules:2246
+        # at rulespecs/lib/18xx.rules:2251
         g.state_set("capital_released", (v_corporation,), True)
 
 
 def r_stays_open(g, v_company):
     """stays_open(X): whether private X escapes the closing of privates now: it has an ability `effect: stays_open` whose `owner` (player, or corporation where it names none) is the kind of its holder (library '18xx' function stays_open)"""
-    # at rulespecs/lib/18xx.rules:2258
+    # at rulespecs/lib/18xx.rules:2263
     return any(
         (
             (g.attr(v_a, "effect") == "stays_open")
@@ -3597,19 +3597,19 @@ def r_stays_open(g, v_company):
 
 def r_close_privates(g):
     """Every private closes, but one that stays open (library '18xx' procedure close_privates)"""
-    # at rulespecs/lib/18xx.rules:2264
+    # at rulespecs/lib/18xx.rules:2269
     for v_company in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:2265
+        # at rulespecs/lib/18xx.rules:2270
         if not r_stays_open(g, v_company):
-            # at rulespecs/lib/18xx.rules:2266
+            # at rulespecs/lib/18xx.rules:2271
             g.b_remove_markers(v_company)
-            # at rulespecs/lib/18xx.rules:2267
+            # at rulespecs/lib/18xx.rules:2272
             r_close_private(g, v_company)
 
 
 def r_pending_decision(g, v_entity, v_decision):
     """pending_decision(E, a): whether E owes decision a now (the first one owed) (library '18xx' function pending_decision)"""
-    # at rulespecs/lib/18xx.rules:2297
+    # at rulespecs/lib/18xx.rules:2302
     return g.list_first(
         "decisions",
         (
@@ -3621,7 +3621,7 @@ def r_pending_decision(g, v_entity, v_decision):
 
 def r_require_decision(g, v_entity, v_decision):
     """require_decision(E, a): E must take action a before play goes on (after the decisions owed before it; once only) (library '18xx' procedure require_decision)"""
-    # at rulespecs/lib/18xx.rules:2300
+    # at rulespecs/lib/18xx.rules:2305
     if not g.list_contains(
         "decisions",
         (
@@ -3629,7 +3629,7 @@ def r_require_decision(g, v_entity, v_decision):
             v_decision,
         ),
     ):
-        # at rulespecs/lib/18xx.rules:2301
+        # at rulespecs/lib/18xx.rules:2306
         g.list_append(
             "decisions",
             (
@@ -3637,13 +3637,13 @@ def r_require_decision(g, v_entity, v_decision):
                 v_decision,
             ),
         )
-        # at rulespecs/lib/18xx.rules:2302
+        # at rulespecs/lib/18xx.rules:2307
         g.b_move_turn(v_entity, "decisions_changed")
 
 
 def r_resolve_decision(g, v_entity, v_decision):
     """resolve_decision(E, a): E's decision a is taken; the next one owed (if any) comes first (library '18xx' procedure resolve_decision)"""
-    # at rulespecs/lib/18xx.rules:2307
+    # at rulespecs/lib/18xx.rules:2312
     g.list_remove(
         "decisions",
         (
@@ -3651,19 +3651,19 @@ def r_resolve_decision(g, v_entity, v_decision):
             v_decision,
         ),
     )
-    # at rulespecs/lib/18xx.rules:2308
+    # at rulespecs/lib/18xx.rules:2313
     g.b_move_turn(v_entity, "decisions_changed")
 
 
 def r_started(g, v_corporation):
     """started(C): C has been started: it has a par price (library '18xx' function started)"""
-    # at rulespecs/lib/18xx.rules:2315
+    # at rulespecs/lib/18xx.rules:2320
     return g.attr(v_corporation, "started")
 
 
 def r_dearest_train_price(g):
     """dearest_train_price(): the highest price of a side of any train the bank sells now, from the depot or the pool, that meets a corporation's duty to own one; 0 when there is none (library '18xx' function dearest_train_price)"""
-    # at rulespecs/lib/18xx.rules:2321
+    # at rulespecs/lib/18xx.rules:2326
     return r_max(
         g,
         max((r_dearest_side(g, v_t) for v_t in r_obliging_trains(g)), default=0),
@@ -3683,47 +3683,47 @@ def r_dearest_train_price(g):
 
 def r_close_minor(g, v_minor):
     """close_minor(M): minor M closes: its cash goes to the bank, its trains leave, its tokens leave the map (library '18xx' procedure close_minor)"""
-    # at rulespecs/lib/18xx.rules:2327
-    g.set_attr(v_minor, "closed", True)
-    # at rulespecs/lib/18xx.rules:2328
-    g.transfer(g.b_cash(v_minor), v_minor, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:2329
-    for v_t in g.b_trains(v_minor):
-        # at rulespecs/lib/18xx.rules:2330
-        g.move(v_t, v_minor, g.name("scrap"))
     # at rulespecs/lib/18xx.rules:2332
+    g.set_attr(v_minor, "closed", True)
+    # at rulespecs/lib/18xx.rules:2333
+    g.transfer(g.b_cash(v_minor), v_minor, g.name("bank"))
+    # at rulespecs/lib/18xx.rules:2334
+    for v_t in g.b_trains(v_minor):
+        # at rulespecs/lib/18xx.rules:2335
+        g.move(v_t, v_minor, g.name("scrap"))
+    # at rulespecs/lib/18xx.rules:2337
     r_remove_stations(g, v_minor)
 
 
 def r_reset_corporation(g, v_corporation):
     """reset_corporation(C): every certificate back in C's IPO, its price token off the market and its stations off the map, no par, not floated: C may start again (library '18xx' procedure reset_corporation)"""
-    # at rulespecs/lib/18xx.rules:2341
-    for v_c in g.attr(v_corporation, "certificates"):
-        # at rulespecs/lib/18xx.rules:2342
-        if g.b_holder_of(v_c) != r_ipo_of(g, v_corporation):
-            # at rulespecs/lib/18xx.rules:2343
-            g.move(v_c, g.b_holder_of(v_c), r_ipo_of(g, v_corporation))
     # at rulespecs/lib/18xx.rules:2346
-    g.set_attr(v_corporation, "cell", None)
-    # at rulespecs/lib/18xx.rules:2347
-    r_remove_stations(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:2348
-    g.set_attr(v_corporation, "par", None)
-    # at rulespecs/lib/18xx.rules:2349
-    g.set_attr(v_corporation, "floated", False)
-    # at rulespecs/lib/18xx.rules:2350
-    g.set_attr(v_corporation, "tokens", 0)
+    for v_c in g.attr(v_corporation, "certificates"):
+        # at rulespecs/lib/18xx.rules:2347
+        if g.b_holder_of(v_c) != r_ipo_of(g, v_corporation):
+            # at rulespecs/lib/18xx.rules:2348
+            g.move(v_c, g.b_holder_of(v_c), r_ipo_of(g, v_corporation))
     # at rulespecs/lib/18xx.rules:2351
-    g.set_attr(v_corporation, "revenue", 0)
+    g.set_attr(v_corporation, "cell", None)
     # at rulespecs/lib/18xx.rules:2352
+    r_remove_stations(g, v_corporation)
+    # at rulespecs/lib/18xx.rules:2353
+    g.set_attr(v_corporation, "par", None)
+    # at rulespecs/lib/18xx.rules:2354
+    g.set_attr(v_corporation, "floated", False)
+    # at rulespecs/lib/18xx.rules:2355
+    g.set_attr(v_corporation, "tokens", 0)
+    # at rulespecs/lib/18xx.rules:2356
+    g.set_attr(v_corporation, "revenue", 0)
+    # at rulespecs/lib/18xx.rules:2357
     if g.attr(v_corporation, "extra_tokens") > 0:
-        # at rulespecs/lib/18xx.rules:2354
+        # at rulespecs/lib/18xx.rules:2359
         g.set_attr(v_corporation, "extra_tokens", 0)
 
 
 def r_limit_trains(g, v_corporation):
     """limit_trains(C): the trains of C that count against its train limit (library '18xx' function limit_trains)"""
-    # at rulespecs/lib/18xx.rules:2364
+    # at rulespecs/lib/18xx.rules:2369
     return (
         r_len(g, g.b_trains(v_corporation))
         if g.param_or("obsolete_trains_count_for_limit", True)
@@ -3740,74 +3740,74 @@ def r_limit_trains(g, v_corporation):
 
 def r_close_private(g, v_company):
     """close_private(X): private X closes (no more income, no more ability) (library '18xx' procedure close_private)"""
-    # at rulespecs/lib/18xx.rules:2370
+    # at rulespecs/lib/18xx.rules:2375
     g.set_attr(v_company, "closed", True)
-    # at rulespecs/lib/18xx.rules:2371
+    # at rulespecs/lib/18xx.rules:2376
     g.b_unreserve(v_company, False)
 
 
 def r_remove_reservations(g):
     """remove_reservations(): every station slot an ability keeps (effect reserved_slot) is open again; the homes stay kept (library '18xx' procedure remove_reservations)"""
-    # at rulespecs/lib/18xx.rules:2379
+    # at rulespecs/lib/18xx.rules:2384
     for v_x in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:2380
+        # at rulespecs/lib/18xx.rules:2385
         g.b_unreserve(v_x, False)
-    # at rulespecs/lib/18xx.rules:2382
+    # at rulespecs/lib/18xx.rules:2387
     for v_c in g.name("corporations"):
-        # at rulespecs/lib/18xx.rules:2383
+        # at rulespecs/lib/18xx.rules:2388
         g.b_unreserve(v_c, False)
 
 
 def r_unreserve_home(g, v_corporation):
     """unreserve_home(C): C's home station circle is no longer kept for it, nor any other slot (other companies may take them) (library '18xx' procedure unreserve_home)"""
-    # at rulespecs/lib/18xx.rules:2388
+    # at rulespecs/lib/18xx.rules:2393
     g.b_unreserve(v_corporation, True)
 
 
 def r_close_corporation(g, v_corporation):
     """close_corporation(C): C closes: its certificates leave the game, its cash goes to the bank, its trains leave the game, its privates close, its stations leave the map (but those a take-over's owner still chooses among, which leave when the choice is over) (library '18xx' procedure close_corporation)"""
-    # at rulespecs/lib/18xx.rules:2405
+    # at rulespecs/lib/18xx.rules:2410
     g.set_attr(v_corporation, "closed", True)
-    # at rulespecs/lib/18xx.rules:2406
+    # at rulespecs/lib/18xx.rules:2411
     if g.param_or("held_shares_on_close", "kept") == "pool":
-        # at rulespecs/lib/18xx.rules:2408
+        # at rulespecs/lib/18xx.rules:2413
         for v_c in g.name("corporations"):
-            # at rulespecs/lib/18xx.rules:2409
+            # at rulespecs/lib/18xx.rules:2414
             if v_c != v_corporation:
-                # at rulespecs/lib/18xx.rules:2410
+                # at rulespecs/lib/18xx.rules:2415
                 for v_x in g.attr(v_c, "certificates"):
-                    # at rulespecs/lib/18xx.rules:2411
+                    # at rulespecs/lib/18xx.rules:2416
                     if g.b_holder_of(v_x) == v_corporation:
-                        # at rulespecs/lib/18xx.rules:2412
+                        # at rulespecs/lib/18xx.rules:2417
                         g.move(v_x, v_corporation, g.name("pool"))
     elif g.param_or("held_shares_on_close", "kept") == "kept":
         pass
     else:
-        # at rulespecs/lib/18xx.rules:2406
+        # at rulespecs/lib/18xx.rules:2411
         raise IllegalAction(
             "no case of this match holds the value of `held_shares_on_close`",
             rule="library '18xx' procedure close_corporation",
-            at="rulespecs/lib/18xx.rules:2406",
+            at="rulespecs/lib/18xx.rules:2411",
         )
-    # at rulespecs/lib/18xx.rules:2421
-    for v_x in g.attr(v_corporation, "certificates"):
-        # at rulespecs/lib/18xx.rules:2422
-        if g.b_holder_of(v_x) != g.name("scrap"):
-            # at rulespecs/lib/18xx.rules:2423
-            g.move(v_x, g.b_holder_of(v_x), g.name("scrap"))
     # at rulespecs/lib/18xx.rules:2426
+    for v_x in g.attr(v_corporation, "certificates"):
+        # at rulespecs/lib/18xx.rules:2427
+        if g.b_holder_of(v_x) != g.name("scrap"):
+            # at rulespecs/lib/18xx.rules:2428
+            g.move(v_x, g.b_holder_of(v_x), g.name("scrap"))
+    # at rulespecs/lib/18xx.rules:2431
     g.transfer(g.b_cash(v_corporation), v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:2427
+    # at rulespecs/lib/18xx.rules:2432
     for v_t in g.b_trains(v_corporation):
-        # at rulespecs/lib/18xx.rules:2428
+        # at rulespecs/lib/18xx.rules:2433
         g.move(v_t, v_corporation, g.name("scrap"))
-    # at rulespecs/lib/18xx.rules:2430
-    for v_x in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:2431
-        if g.b_holder_of(v_x) == v_corporation:
-            # at rulespecs/lib/18xx.rules:2432
-            g.set_attr(v_x, "closed", True)
     # at rulespecs/lib/18xx.rules:2435
+    for v_x in g.name("privates"):
+        # at rulespecs/lib/18xx.rules:2436
+        if g.b_holder_of(v_x) == v_corporation:
+            # at rulespecs/lib/18xx.rules:2437
+            g.set_attr(v_x, "closed", True)
+    # at rulespecs/lib/18xx.rules:2440
     if not any(
         g.list_contains(
             "station_swaps",
@@ -3818,50 +3818,50 @@ def r_close_corporation(g, v_corporation):
         )
         for v_c in g.name("corporations")
     ):
-        # at rulespecs/lib/18xx.rules:2436
+        # at rulespecs/lib/18xx.rules:2441
         r_remove_stations(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:2438
+    # at rulespecs/lib/18xx.rules:2443
     g.emit("corporation_closed", v_corporation)
-    # at rulespecs/lib/18xx.rules:2439
+    # at rulespecs/lib/18xx.rules:2444
     if "all_closed" in g.param("game_end"):
-        # at rulespecs/lib/18xx.rules:2440
+        # at rulespecs/lib/18xx.rules:2445
         if (
             any(r_started(g, v_c) for v_c in g.name("corporations"))
             and all(((not r_started(g, v_c)) or r_closed(g, v_c)) for v_c in g.name("corporations"))
         ) and all((r_closed(g, v_c) or (not g.b_available(v_c))) for v_c in g.name("corporations")):
-            # at rulespecs/lib/18xx.rules:2442
+            # at rulespecs/lib/18xx.rules:2447
             g.b_end_game_now("all_closed")
 
 
 def r_remove_station(g, v_company, v_city):
     """remove_station(C, city): C's station in the city leaves the map, its circle free again; refused where C has none there (library '18xx' procedure remove_station)"""
-    # at rulespecs/lib/18xx.rules:2453
+    # at rulespecs/lib/18xx.rules:2458
     g.b_hand_over_station(v_company, None, v_city)
 
 
 def r_remove_stations(g, v_company):
     """remove_stations(C): every station of C leaves the map, their circles free again (library '18xx' procedure remove_stations)"""
-    # at rulespecs/lib/18xx.rules:2457
+    # at rulespecs/lib/18xx.rules:2462
     for v_city in g.b_stations(v_company):
-        # at rulespecs/lib/18xx.rules:2458
+        # at rulespecs/lib/18xx.rules:2463
         g.b_hand_over_station(v_company, None, v_city)
 
 
 def r_in_round(g, v_kind):
     """in_round(R): the round being played is R (library '18xx' function in_round)"""
-    # at rulespecs/lib/18xx.rules:2469
+    # at rulespecs/lib/18xx.rules:2474
     return g.g["round"] == v_kind
 
 
 def r_acting(g, v_entity):
     """acting(E): E acts now (its turn, or a decision it owes first) (library '18xx' function acting)"""
-    # at rulespecs/lib/18xx.rules:2471
+    # at rulespecs/lib/18xx.rules:2476
     return g.name("acting_entity") == v_entity
 
 
 def r_in_step(g, v_corporation, v_name):
     """in_step(C, s): C is operating and at step s (or at a combined step, track_and_token, that includes s) (library '18xx' function in_step)"""
-    # at rulespecs/lib/18xx.rules:2474
+    # at rulespecs/lib/18xx.rules:2479
     return ((g.g["round"] == "operating") and (g.name("operating_company") == v_corporation)) and (
         (g.g["step"] == v_name)
         or (
@@ -3873,37 +3873,37 @@ def r_in_step(g, v_corporation, v_name):
 
 def r_pass_turn(g, v_entity):
     """pass_turn(E): E passes: in a stock round its turn ends (every player passing in a row ends the round), in an auction it drops out or the next bidder bids, in an operating round the step is skipped; a decision E owes that the title lets it decline is taken without being done (library '18xx' procedure pass_turn)"""
-    # at rulespecs/lib/18xx.rules:2486
+    # at rulespecs/lib/18xx.rules:2491
     g.b_move_turn(v_entity, "passed")
 
 
 def r_bid_placed(g, v_player):
     """bid_placed(P): P has placed a bid (place_bid, open_bid, move_bid, auction_bid, an acquisition's bid) or picked a company (pick): the turn passes to the next bidder or player (library '18xx' procedure bid_placed)"""
-    # at rulespecs/lib/18xx.rules:2490
+    # at rulespecs/lib/18xx.rules:2495
     g.b_move_turn(v_player, "bid_made")
 
 
 def r_bought(g, v_player, v_corporation):
     """bought(P, C): P has bought a certificate of C: C floats if players now hold its float, its presidency goes to its largest holder; P's turn ends where the title allows one purchase and no sale after it (library '18xx' procedure bought)"""
-    # at rulespecs/lib/18xx.rules:2494
+    # at rulespecs/lib/18xx.rules:2499
     g.b_check_float(v_corporation)
-    # at rulespecs/lib/18xx.rules:2495
+    # at rulespecs/lib/18xx.rules:2500
     g.b_check_president(v_corporation)
-    # at rulespecs/lib/18xx.rules:2496
+    # at rulespecs/lib/18xx.rules:2501
     g.b_move_turn(v_player, "certificate_bought")
 
 
 def r_private_sold(g, v_player, v_company):
     """private_sold(P, X): P has bought X at its offered price: X's grants go to P, the next private is offered and play goes on from P (library '18xx' procedure private_sold)"""
-    # at rulespecs/lib/18xx.rules:2500
+    # at rulespecs/lib/18xx.rules:2505
     g.b_give_grants(v_player, v_company)
-    # at rulespecs/lib/18xx.rules:2501
+    # at rulespecs/lib/18xx.rules:2506
     g.b_move_turn(v_player, "private_bought")
 
 
 def r_end_step(g, v_corporation):
     """end_step(C): C's current step is done: the next step of its turn (a combined step once its station and lays are all done), or its turn ends after its last (library '18xx' procedure end_step)"""
-    # at rulespecs/lib/18xx.rules:2505
+    # at rulespecs/lib/18xx.rules:2510
     g.b_move_turn(v_corporation, "step_ended")
 
 
@@ -4024,35 +4024,41 @@ def t_count_stock_rounds(g, *_rest):
     g.state_put("stock_round_number", (), (g.state_amount("stock_round_number") + 1))
 
 
+def t_first_train(g, v_train, *_rest):
+    """The first train of a type is bought or exported"""
+    # at rulespecs/lib/18xx.rules:2007
+    r_on_first_train(g, v_train)
+
+
 def t_end_stock_round(g, *_rest):
     """At the end of a stock round, sold-out corporations rise"""
-    # at rulespecs/lib/18xx.rules:2197
+    # at rulespecs/lib/18xx.rules:2202
     for v_c in g.b_market_order():
-        # at rulespecs/lib/18xx.rules:2198
+        # at rulespecs/lib/18xx.rules:2203
         if g.param("sold_out_rise") and r_sold_out(g, v_c):
-            # at rulespecs/lib/18xx.rules:2199
+            # at rulespecs/lib/18xx.rules:2204
             r_market_move(g, v_c, "up")
-        # at rulespecs/lib/18xx.rules:2201
+        # at rulespecs/lib/18xx.rules:2206
         if (g.param_or("pool_drop_at_round_end", False) and (not r_closed(g, v_c))) and (
             r_pool_percent(g, v_c) > 0
         ):
-            # at rulespecs/lib/18xx.rules:2202
+            # at rulespecs/lib/18xx.rules:2207
             r_market_move(g, v_c, "down")
 
 
 def t_full_capitalisation(g, v_corporation, *_rest):
     """Full capitalisation: the corporation receives its whole capital when it floats"""
-    # at rulespecs/lib/18xx.rules:2221
+    # at rulespecs/lib/18xx.rules:2226
     if g.param("capitalisation") == "full":
-        # at rulespecs/lib/18xx.rules:2222
+        # at rulespecs/lib/18xx.rules:2227
         g.transfer((10 * r_par_price(g, v_corporation)), g.name("bank"), v_corporation)
 
 
 def t_partial_capitalisation(g, v_corporation, *_rest):
     """Partial capitalisation: the corporation receives a part of its capital when it floats"""
-    # at rulespecs/lib/18xx.rules:2236
+    # at rulespecs/lib/18xx.rules:2241
     if g.param("capitalisation") == "partial":
-        # at rulespecs/lib/18xx.rules:2237
+        # at rulespecs/lib/18xx.rules:2242
         g.transfer(
             ((g.param("capitalised_percent") * r_par_price(g, v_corporation)) // 10),
             g.name("bank"),
@@ -4062,15 +4068,15 @@ def t_partial_capitalisation(g, v_corporation, *_rest):
 
 def t_privates_close(g, *_rest):
     """Privates close"""
-    # at rulespecs/lib/18xx.rules:2251
+    # at rulespecs/lib/18xx.rules:2256
     r_close_privates(g)
 
 
 def t_private_income(g, *_rest):
     """Privates pay their income"""
-    # at rulespecs/lib/18xx.rules:2273
+    # at rulespecs/lib/18xx.rules:2278
     for v_company in r_open_privates(g):
-        # at rulespecs/lib/18xx.rules:2274
+        # at rulespecs/lib/18xx.rules:2279
         g.transfer(g.attr(v_company, "income"), g.name("bank"), r_owner(g, v_company))
 
 

@@ -574,7 +574,7 @@ def test_the_sanctions_names_are_the_verifiers_and_the_runtimes():
                 steps.add(node.args.defaults[-1].value)
             if isinstance(node, ast.FunctionDef) and node.name == "_sanctioned":
                 steps |= {c.value for c in ast.walk(node) if isinstance(c, ast.Constant) and c.value == "end_stock_round"}
-    assert {"take_over", "first_train", "market_move", "corporation_closed", "end_stock_round"} <= steps
+    assert {"take_over", "market_move", "corporation_closed", "end_stock_round"} <= steps
     assert sorted(RUNTIME_STEPS) == sorted(steps)
 
 

@@ -98,6 +98,13 @@ CASES = {
     "a field of a builtin's number": (
         "rulespecs/1846.rules", "    let share = price(corporation)", "    let share = cash(corporation).value", "E038",
         "a field `.value` of `cash(...)`, a number"),
+    "a field of a library function's number": (
+        "rulespecs/1846.rules", "    let share = price(corporation)", "    let share = price(corporation).value", "E038",
+        "a field `.value` of `price(...)`, a number"),
+    "a corporation's market cell compared with a library function's number": (
+        "rulespecs/1800.rules", "} elif paid > 0 and paid >= price(corporation) {",
+        "} elif paid > 0 and corporation.cell != price(corporation) {", "E038",
+        "`corporation.cell`, a market cell, is compared with `price(...)`, a number"),
     "a later phase that begins on no train": (
         "rulespecs/1800.rules", '    on_train: "3" §12.3', "    on_train: none §12.3", "E020",
         "phase 3 never comes: it begins on no train"),

@@ -43,3 +43,28 @@ def test_a_later_train_never_takes_the_game_back_to_an_earlier_phase():
     now = g.g["phase"]
     g._on_first_train(next(t for t in g.trains.values() if t.name == "3"))  # begins an earlier phase
     assert g.g["phase"] == now
+
+
+def test_the_first_train_is_the_library_s_trigger_on_first_of_type_bound_per_train_type():
+    """The runtime raises `first_of_type(train)` and the library's trigger `first_train` runs
+    `on_first_train`: a title's own trigger on the event runs too, and the verifier's transition
+    `first_train` is that trigger, one binding per train type (no runtime transition of its own)."""
+    from compiler.lang.pipeline import load
+    from compiler.verify.translate import runtime_transitions
+    from compiler.verify.verifier import Verifier
+
+    g = _game()
+    seen = []
+    g.TRIGGERS = {**g.TRIGGERS, "first_of_type": [*g.TRIGGERS.get("first_of_type", []),
+                                                   (None, lambda game, train: seen.append(train.name))]}
+    g._on_first_train(next(t for t in g.trains.values() if t.name == "4"))
+    assert seen == ["4"]
+    assert g.g["phase"] == next(p["key"] for p in g.phases if p.get("on_train") == "4")  # the library's ran too
+
+    title = load().program.titles["1880 Romania"]
+    verifier = Verifier(title)
+    first = next(tn for tn in verifier.transitions if tn.name == "first_train")
+    assert first.kind == "trigger"
+    names = [dict(b.values)["train"] for b in first.bindings()]
+    assert len(names) == len(set(names)) and "4" in names and "2" in names
+    assert "first_train" not in {tn.name for tn in runtime_transitions(verifier.tr)}

@@ -31,7 +31,7 @@ STANDARD_INVARIANTS: tuple[str, ...] = invariant_names.ALL
 #: runtime asks about (`StockRound._sanctioned`, `_sanction_excess`; `end_stock_round`, the action the
 #: runtime plays at the end of a stock round)
 RUNTIME_STEPS: tuple[str, ...] = (
-    "take_over", "check_take_over", "first_train", "private_sold_to_bidder", "draft_ends",
+    "take_over", "check_take_over", "private_sold_to_bidder", "draft_ends",
     "acquisition_round", "corporation_closed", "hold_card", "market_move", "end_stock_round",
 )
 

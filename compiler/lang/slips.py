@@ -156,6 +156,9 @@ class _Facts:
     def __init__(self, title: Title):
         self.title = title
         self.routines = {c.decl.name for c in title.clauses if isinstance(c.decl, s.Routine)}
+        self.functions = {c.decl.name: c.decl for c in title.clauses
+                          if isinstance(c.decl, s.Routine) and c.decl.kind == "function" and c.decl.result is not None}
+        self._results: dict[str, str] = {}
         self.states = {c.decl.name for c in title.clauses if isinstance(c.decl, s.StateDecl)}
         self.components: dict[str, s.Component] = {}
         self.kinds: dict[str, set[str]] = {}
@@ -179,6 +182,41 @@ class _Facts:
                     if child.kind == "ability" and child.key:
                         self.abilities.setdefault(child.key, []).append((comp, child))
                     stack.append(child)
+
+    def result(self, name: str) -> str:
+        """What the function `name` certainly gives, as a builtin's annotation says it ("int" for a number or
+        money, "bool"), from its one expression; "" where that is not certain (or it calls itself)."""
+        if name not in self._results:
+            self._results[name] = ""  # (while its expression is read: a call back to it is not certain)
+            self._results[name] = self._expr_result(self.functions[name].result)
+        return self._results[name]
+
+    def _expr_result(self, expr) -> str:
+        if isinstance(expr, (s.Int, s.Money, s.Percent)):
+            return "int"
+        if isinstance(expr, s.Unary):
+            return "bool" if expr.op == "not" else self._expr_result(expr.operand)
+        if isinstance(expr, s.Binary):
+            if expr.op in ("and", "or", "<", "<=", ">", ">=", "==", "!=", "in", "not in"):
+                return "bool"
+            return "int" if expr.op in ("+", "-", "*", "/", "mod") else ""
+        if isinstance(expr, s.Cond):
+            then = self._expr_result(expr.then)
+            return then if then == self._expr_result(expr.otherwise) else ""
+        if isinstance(expr, s.Quantifier):
+            return {"any": "bool", "all": "bool", "sum": "int", "count": "int", "greatest": "int",
+                    "least": "int"}.get(expr.kind, "")
+        if isinstance(expr, s.Member) and expr.name == "price" and isinstance(expr.obj, s.Member) \
+                and expr.obj.name == "cell":
+            return "int"  # a market cell's price
+        if isinstance(expr, s.Call) and isinstance(expr.func, s.Name):
+            name = expr.func.name
+            if name in self.functions:
+                return self.result(name)
+            if name not in self.routines and name not in self.states:
+                found = annotations().get(name)
+                return found["returns"] if found is not None and found["returns"] in ("int", "bool") else ""
+        return ""
 
     def keys_of(self, kinds) -> set[str]:  # (the keys of the components of these kinds)
         out: set[str] = set()
@@ -266,6 +304,17 @@ class _Scope:
         if name in self.facts.routines or name in self.facts.states or name in self.bound:
             return None
         return annotations().get(name)
+
+    def returns(self, node) -> str:
+        """What the call `node` certainly gives, as a builtin's annotation says it: the builtin's own, or a
+        library or title function's number or flag read off its expression (`_Facts.result`); "" else."""
+        found = self.builtin(node)
+        if found is not None:
+            return found["returns"]
+        if isinstance(node, s.Call) and isinstance(node.func, s.Name) and node.func.name in self.facts.functions \
+                and node.func.name not in self.bound:
+            return self.facts.result(node.func.name)
+        return ""
 
     def component(self, expr) -> tuple[frozenset[str], str] | None:
         """(its kinds, how a message names it) where `expr` is certainly a component."""
@@ -739,10 +788,10 @@ def _fields_of_single_values(decl, scope: _Scope) -> list[Diagnostic]:
         if what in ("a list", "a set", "a map", "a record", "a range") or (what == "a string" and isinstance(node, s.Index)):
             continue
         if what is None:
-            found = scope.builtin(node.obj)
-            if found is None or found["returns"] not in ("int", "bool"):
+            returns = scope.returns(node.obj)
+            if returns not in ("int", "bool"):
                 continue
-            what = f"`{node.obj.func.name}(...)`, " + ("a number" if found["returns"] == "int" else "true or false")
+            what = f"`{node.obj.func.name}(...)`, " + ("a number" if returns == "int" else "true or false")
         part = f"a field `.{node.name}`" if isinstance(node, s.Member) else "an element `[...]`"
         out.append(error("E038", f"{part} of {what}, which has none", _where(node, node.obj),
                          help="a field is a component's or a record's; an element a list's or a map's"))
@@ -772,8 +821,7 @@ def _a_number(expr, scope: _Scope) -> str | None:
     """How a message names `expr` where it is certainly a number or money (a literal, a builtin's number)."""
     if isinstance(expr, (s.Int, s.Money, s.Percent)) or (isinstance(expr, s.Unary) and isinstance(expr.operand, s.Int)):
         return _literal(expr) or "a number"
-    found = scope.builtin(expr)
-    if found is not None and found["returns"] == "int":
+    if scope.returns(expr) == "int":
         return f"`{expr.func.name}(...)`, a number"
     return None
 

@@ -436,10 +436,11 @@ class OperatingRound:
         return terms
 
     def _on_first_train(self, train: Train) -> None:
-        """The first train of a type is bought (or exported): the library's procedure `on_first_train`, which
-        makes older types obsolete or rusts them (its procedure `rust_trains`) and starts the phase the type
-        begins (its procedure `make_obsolete` and the primitive `enter_phase`), and raises the event `first_train`."""
-        self.call("on_first_train", train)
+        """The first train of a type is bought (or exported): the runtime raises `first_of_type`, on which the
+        library's trigger `first_train` calls its procedure `on_first_train`, which makes older types obsolete
+        or rusts them (its procedure `rust_trains`) and starts the phase the type begins (its procedure
+        `make_obsolete` and the primitive `enter_phase`), and raises the event `first_train`."""
+        self.emit("first_of_type", train)
 
     def b_enter_phase(self, name: str) -> None:
         """enter_phase(P): phase P begins: its subsidy pool, its events, `phase_start`, the decisions owed as it

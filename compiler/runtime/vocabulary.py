@@ -17,6 +17,7 @@ LOG_FORMAT = "the 18xx.games action format: {'type': ACTION, 'entity': ID, 'enti
 #: those its rules raise with `emit`: a trigger `on` another never fires (`rulec check`'s E015)
 RUNTIME_EVENTS: dict[str, tuple[str, ...]] = {
     "corporation_started": ("corporation", "par price"),
+    "first_of_type": ("train",),
     "floated": ("corporation",),
     "game_start": (),
     "operating_order_set": (),

@@ -203,9 +203,12 @@ class RoutineBindings:
         kinds = EVENT_ARGUMENTS.get(decl.event.name)
         if kinds is None or len(kinds) != len(decl.event.args):
             raise Unsupported(f"trigger event arguments of {decl.event.name}")
-        choices = [[(name, c) for c in self.model.corporations] if kind == "corporation"
-                   else [(name, str(key)) for key in self.model.phase_keys]
-                   for name, kind in zip(names, kinds) if kind in ("corporation", "phase")]
+        m = self.model
+        domains = {"corporation": lambda: list(m.corporations), "phase": lambda: [str(k) for k in m.phase_keys],
+                   # a train of each type (the event reads only its type)
+                   "train": lambda: [t for t in m.train_types if any(x.name == t for x in m.trains)]}
+        choices = [[(name, value) for value in domains[kind]()]
+                   for name, kind in zip(names, kinds) if kind in domains]
         return [Binding(tuple(combo)) for combo in itertools.product(*choices)]
 
     def translate_trigger(self, clause: Clause, binding: Binding | None = None) -> Step:
@@ -232,6 +235,9 @@ class RoutineBindings:
                     # the phase that just started: the state's
                     ctx.locals[name] = binding.get(name)
                     ctx.require(pre["phase"] == self.model.phase_index(binding.get(name)))
+                elif kind == "train":
+                    # the first train of its type
+                    ctx.locals[name] = Sel([(next(x for x in self.model.trains if x.name == binding.get(name)), True)])
                 elif kind == "card":
                     # the card just picked: the one the company holds now
                     assert corp is not None

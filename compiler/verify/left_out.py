@@ -46,7 +46,7 @@ OWN_BUILTINS = frozenset({"unreserve", "move_price", "check_president"})
 #: the library's procedures the runtime calls of itself that the model translates as transitions of their
 #: own (`translate.runtime_transitions`); the title's actions and triggers are the other roots, and
 #: `check_take_over` one where the title's take-overs follow a president's certificate held
-RUNTIME_TRANSITIONS = ("take_presidency", "on_first_train", "end_draft", "receive_drafted")
+RUNTIME_TRANSITIONS = ("take_presidency", "end_draft", "receive_drafted")
 
 #: what a loop's iterations for the left-out corporations do, as `classify` finds: nothing the model keeps,
 #: what `translate_left_out` over-approximates, or what it does not follow (with the reason)

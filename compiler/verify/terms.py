@@ -59,6 +59,7 @@ OUT_OF_SCOPE_GROUPS = frozenset({"minors"})
 # left. An event not listed here cannot be a trigger with arguments.
 EVENT_ARGUMENTS: dict[str, tuple[str, ...]] = {
     "corporation_started": ("corporation", "money"),  # set_par: the corporation and its par price
+    "first_of_type": ("train",),  # the first train of a type bought or exported (`_on_first_train`)
     "floated": ("corporation",),  # check_float: the corporation that floated
     "phase_start": ("phase",),  # the new phase's name (the state's phase)
     "card_picked": ("corporation", "card", "bool"),  # pick_card: the company, its card, whether offered at its start

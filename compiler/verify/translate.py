@@ -2,8 +2,7 @@
 
 One *transition* is an action schema (`action buy_shares(...)`), a trigger, a
 library procedure the runtime calls at its moment (`check_take_over`, after every
-action, where the title has 18CO's take-overs; `on_first_train`, the transition
-`first_train`, when the first train of a type is bought; `take_presidency`, the transition
+action, where the title has 18CO's take-overs; `take_presidency`, the transition
 `take_over`, the §9.2-style presidency exchange after a purchase), or a step of the runtime's
 round machinery that the DSL does not spell out (a private sold to its bidder, a draft's end). A transition has *bindings*: its entity-typed and enum-typed
 parameters are enumerated over the scope (`buy_shares(player=Player 1,
@@ -204,33 +203,6 @@ def runtime_transitions(tr: Translator) -> list[Transition]:
 
     def single() -> list[Binding]:
         return [Binding(())]
-
-    on_first = tr.title.get("procedure", "on_first_train")
-
-    def first_train_bindings() -> list[Binding]:
-        return [Binding((("train_type", t),)) for t in m.train_types if any(x.name == t for x in m.trains)]
-
-    def first_train(binding: Binding) -> Step:
-        # the library's procedure the runtime calls when the first train of a type is bought or exported
-        # (`OperatingRound._on_first_train`), translated from the DSL as an action's body is, for a train of
-        # the type (it reads only the train's type)
-        name: str = binding.get("train_type")
-        pre = m.vars.fresh_state("pre")
-        ctx = tr.new_ctx(pre)
-        if on_first is None:
-            raise Unsupported("the title has no procedure on_first_train (the library's)")
-        train = next(x for x in m.trains if x.name == name)
-        ctx.shared.calls.add("on_first_train")
-        tr.call_routine(on_first, [Sel([(train, True)])], {}, ctx)
-        return tr.finish(binding.label("first_train"), ctx, pre)
-
-    out.append(Transition(
-        "first_train", "runtime", None,
-        f"{operating}._on_first_train" + (f", {on_first.decl.span}" if on_first is not None else ""),
-        _prop_cite(m, "phase_change_timing") or "runtime",
-        "the first train of a type is bought: older trains become obsolete or rust, the phase it begins starts "
-        "(the library's on_first_train)",
-        "first_train/2", first_train_bindings, first_train, (on_first.decl,) if on_first is not None else ()))
 
     def sale_bindings() -> list[Binding]:
         return [Binding((("private", x), ("player", p))) for x in m.privates for p in m.players]
