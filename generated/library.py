@@ -10,7 +10,7 @@ from compiler.runtime.errors import IllegalAction
 # one component per line (not reformatted)
 # fmt: off
 SOURCES = {
-    'rulespecs/lib/18xx.rules': '7fb892e2339a0560',
+    'rulespecs/lib/18xx.rules': '40b468572a5806d2',
     'rulespecs/lib/tiles.rules': 'ef4c137225d3ff46',
 }
 
@@ -3479,25 +3479,67 @@ def r_end_station_swap(g, v_owner):
             r_require_decision(g, v_owner, "place_token")
 
 
+def r_discard_collected(g, v_kind):
+    """discard_collected(kind): every component of kind leaves the game, collected or not (library '18xx' procedure discard_collected)"""
+    # at rulespecs/lib/18xx.rules:2149
+    for v_corporation in g.name("corporations"):
+        # at rulespecs/lib/18xx.rules:2150
+        g.state_put(
+            "collected",
+            (
+                v_corporation,
+                v_kind,
+            ),
+            0,
+        )
+    # at rulespecs/lib/18xx.rules:2152
+    g.state_set("collected_gone", (v_kind,), True)
+
+
 def r_take_over(g, v_owner, v_owned):
     """A corporation takes over another: its holdings sold or passed on, its treasury paid out, then it closes (library '18xx' procedure take_over)"""
-    # at rulespecs/lib/18xx.rules:2148
+    # at rulespecs/lib/18xx.rules:2162
     for v_other in g.name("corporations"):
-        # at rulespecs/lib/18xx.rules:2149
+        # at rulespecs/lib/18xx.rules:2163
         if (v_other != v_owner) and (v_other != v_owned):
-            # at rulespecs/lib/18xx.rules:2150
+            # at rulespecs/lib/18xx.rules:2164
             for v_c in r_held_certificates(g, v_owned, v_other):
-                # at rulespecs/lib/18xx.rules:2151
+                # at rulespecs/lib/18xx.rules:2165
                 g.transfer(
                     ((r_price(g, v_other) * g.attr(v_c, "percent")) // 10), g.name("bank"), v_owned
                 )
-                # at rulespecs/lib/18xx.rules:2152
+                # at rulespecs/lib/18xx.rules:2166
                 g.move(v_c, v_owned, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:2158
+    # at rulespecs/lib/18xx.rules:2172
     r_take_over_stations(g, v_owner, v_owned, g.param("takeover_token_swaps"))
-    # at rulespecs/lib/18xx.rules:2161
+    # at rulespecs/lib/18xx.rules:2175
     g.b_stack_charter(v_owner, v_owned, g.param_or("takeover_assets_usable_at_once", False))
-    # at rulespecs/lib/18xx.rules:2162
+    # at rulespecs/lib/18xx.rules:2176
+    if v_owner != v_owned:
+        # at rulespecs/lib/18xx.rules:2177
+        for v_kind in g.param_or("collect_on_lay", []):
+            # at rulespecs/lib/18xx.rules:2178
+            g.state_put(
+                "collected",
+                (
+                    v_owner,
+                    v_kind,
+                ),
+                (
+                    g.state_amount("collected", v_owner, v_kind)
+                    + g.state_amount("collected", v_owned, v_kind)
+                ),
+            )
+            # at rulespecs/lib/18xx.rules:2179
+            g.state_put(
+                "collected",
+                (
+                    v_owned,
+                    v_kind,
+                ),
+                0,
+            )
+    # at rulespecs/lib/18xx.rules:2182
     g.state_put(
         "train_limit_bonus",
         (v_owner,),
@@ -3506,47 +3548,47 @@ def r_take_over(g, v_owner, v_owned):
             + g.param_or("takeover_train_limit_bonus", 0)
         ),
     )
-    # at rulespecs/lib/18xx.rules:2163
+    # at rulespecs/lib/18xx.rules:2183
     for v_t in g.b_trains(v_owned):
-        # at rulespecs/lib/18xx.rules:2164
+        # at rulespecs/lib/18xx.rules:2184
         g.move(v_t, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:2166
+    # at rulespecs/lib/18xx.rules:2186
     for v_c in r_held_certificates(g, v_owned, v_owner):
-        # at rulespecs/lib/18xx.rules:2167
+        # at rulespecs/lib/18xx.rules:2187
         g.move(v_c, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:2169
+    # at rulespecs/lib/18xx.rules:2189
     for v_company in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:2170
+        # at rulespecs/lib/18xx.rules:2190
         if (g.b_holder_of(v_company) == v_owned) and (not r_closed(g, v_company)):
-            # at rulespecs/lib/18xx.rules:2171
+            # at rulespecs/lib/18xx.rules:2191
             g.move(v_company, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:2176
+    # at rulespecs/lib/18xx.rules:2196
     v_payout = r_floor_to(g, g.b_cash(v_owned), g.param("takeover_payout_rounding"))
-    # at rulespecs/lib/18xx.rules:2177
+    # at rulespecs/lib/18xx.rules:2197
     for v_c in g.attr(v_owned, "certificates"):
-        # at rulespecs/lib/18xx.rules:2178
+        # at rulespecs/lib/18xx.rules:2198
         v_holder = g.b_holder_of(v_c)
-        # at rulespecs/lib/18xx.rules:2179
+        # at rulespecs/lib/18xx.rules:2199
         if (r_opens_holding(g, v_c) and (v_holder != v_owned)) and (v_holder != g.name("scrap")):
-            # at rulespecs/lib/18xx.rules:2180
+            # at rulespecs/lib/18xx.rules:2200
             g.transfer(
                 r_pay_per_share(g, v_owned, v_holder, v_payout),
                 v_owned,
                 (g.name("bank") if (v_holder == g.name("pool")) else v_holder),
             )
-    # at rulespecs/lib/18xx.rules:2183
+    # at rulespecs/lib/18xx.rules:2203
     g.transfer(g.b_cash(v_owned), v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:2184
+    # at rulespecs/lib/18xx.rules:2204
     r_close_corporation(g, v_owned)
-    # at rulespecs/lib/18xx.rules:2185
+    # at rulespecs/lib/18xx.rules:2205
     if r_len(g, g.b_trains(v_owner)) > r_train_limit(g, v_owner):
-        # at rulespecs/lib/18xx.rules:2186
+        # at rulespecs/lib/18xx.rules:2206
         r_require_decision(g, v_owner, "discard_train")
 
 
 def r_sold_out(g, v_corporation):
     """sold_out(C): every share of C is with the players (and other corporations, where sold_out_holders names them) (library '18xx' function sold_out)"""
-    # at rulespecs/lib/18xx.rules:2211
+    # at rulespecs/lib/18xx.rules:2231
     return (
         sum(g.b_percent(v_p, v_corporation) for v_p in g.name("players"))
         + (
@@ -3562,11 +3604,11 @@ def r_sold_out(g, v_corporation):
 
 def r_release_capital(g, v_corporation):
     """Partial capitalisation: the rest of a floated corporation's capital, once (library '18xx' procedure release_capital)"""
-    # at rulespecs/lib/18xx.rules:2244
+    # at rulespecs/lib/18xx.rules:2264
     if ((g.param("capitalisation") == "partial") and r_floated(g, v_corporation)) and (
         not g.state_has("capital_released", v_corporation)
     ):
-        # at rulespecs/lib/18xx.rules:2245
+        # at rulespecs/lib/18xx.rules:2265
         g.transfer(
             (
                 (10 * r_par_price(g, v_corporation))
@@ -3575,13 +3617,13 @@ def r_release_capital(g, v_corporation):
             g.name("bank"),
             v_corporation,
         )
-        # at rulespecs/lib/18xx.rules:2246
+        # at rulespecs/lib/18xx.rules:2266
         g.state_set("capital_released", (v_corporation,), True)
 
 
 def r_stays_open(g, v_company):
     """stays_open(X): whether private X escapes the closing of privates now: it has an ability `effect: stays_open` whose `owner` (player, or corporation where it names none) is the kind of its holder (library '18xx' function stays_open)"""
-    # at rulespecs/lib/18xx.rules:2258
+    # at rulespecs/lib/18xx.rules:2278
     return any(
         (
             (g.attr(v_a, "effect") == "stays_open")
@@ -3597,19 +3639,19 @@ def r_stays_open(g, v_company):
 
 def r_close_privates(g):
     """Every private closes, but one that stays open (library '18xx' procedure close_privates)"""
-    # at rulespecs/lib/18xx.rules:2264
+    # at rulespecs/lib/18xx.rules:2284
     for v_company in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:2265
+        # at rulespecs/lib/18xx.rules:2285
         if not r_stays_open(g, v_company):
-            # at rulespecs/lib/18xx.rules:2266
+            # at rulespecs/lib/18xx.rules:2286
             g.b_remove_markers(v_company)
-            # at rulespecs/lib/18xx.rules:2267
+            # at rulespecs/lib/18xx.rules:2287
             r_close_private(g, v_company)
 
 
 def r_pending_decision(g, v_entity, v_decision):
     """pending_decision(E, a): whether E owes decision a now (the first one owed) (library '18xx' function pending_decision)"""
-    # at rulespecs/lib/18xx.rules:2297
+    # at rulespecs/lib/18xx.rules:2317
     return g.list_first(
         "decisions",
         (
@@ -3621,7 +3663,7 @@ def r_pending_decision(g, v_entity, v_decision):
 
 def r_require_decision(g, v_entity, v_decision):
     """require_decision(E, a): E must take action a before play goes on (after the decisions owed before it; once only) (library '18xx' procedure require_decision)"""
-    # at rulespecs/lib/18xx.rules:2300
+    # at rulespecs/lib/18xx.rules:2320
     if not g.list_contains(
         "decisions",
         (
@@ -3629,7 +3671,7 @@ def r_require_decision(g, v_entity, v_decision):
             v_decision,
         ),
     ):
-        # at rulespecs/lib/18xx.rules:2301
+        # at rulespecs/lib/18xx.rules:2321
         g.list_append(
             "decisions",
             (
@@ -3637,13 +3679,13 @@ def r_require_decision(g, v_entity, v_decision):
                 v_decision,
             ),
         )
-        # at rulespecs/lib/18xx.rules:2302
+        # at rulespecs/lib/18xx.rules:2322
         g.b_move_turn(v_entity, "decisions_changed")
 
 
 def r_resolve_decision(g, v_entity, v_decision):
     """resolve_decision(E, a): E's decision a is taken; the next one owed (if any) comes first (library '18xx' procedure resolve_decision)"""
-    # at rulespecs/lib/18xx.rules:2307
+    # at rulespecs/lib/18xx.rules:2327
     g.list_remove(
         "decisions",
         (
@@ -3651,19 +3693,19 @@ def r_resolve_decision(g, v_entity, v_decision):
             v_decision,
         ),
     )
-    # at rulespecs/lib/18xx.rules:2308
+    # at rulespecs/lib/18xx.rules:2328
     g.b_move_turn(v_entity, "decisions_changed")
 
 
 def r_started(g, v_corporation):
     """started(C): C has been started: it has a par price (library '18xx' function started)"""
-    # at rulespecs/lib/18xx.rules:2315
+    # at rulespecs/lib/18xx.rules:2335
     return g.attr(v_corporation, "started")
 
 
 def r_dearest_train_price(g):
     """dearest_train_price(): the highest price of a side of any train the bank sells now, from the depot or the pool, that meets a corporation's duty to own one; 0 when there is none (library '18xx' function dearest_train_price)"""
-    # at rulespecs/lib/18xx.rules:2321
+    # at rulespecs/lib/18xx.rules:2341
     return r_max(
         g,
         max((r_dearest_side(g, v_t) for v_t in r_obliging_trains(g)), default=0),
@@ -3683,47 +3725,47 @@ def r_dearest_train_price(g):
 
 def r_close_minor(g, v_minor):
     """close_minor(M): minor M closes: its cash goes to the bank, its trains leave, its tokens leave the map (library '18xx' procedure close_minor)"""
-    # at rulespecs/lib/18xx.rules:2327
+    # at rulespecs/lib/18xx.rules:2347
     g.set_attr(v_minor, "closed", True)
-    # at rulespecs/lib/18xx.rules:2328
+    # at rulespecs/lib/18xx.rules:2348
     g.transfer(g.b_cash(v_minor), v_minor, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:2329
+    # at rulespecs/lib/18xx.rules:2349
     for v_t in g.b_trains(v_minor):
-        # at rulespecs/lib/18xx.rules:2330
+        # at rulespecs/lib/18xx.rules:2350
         g.move(v_t, v_minor, g.name("scrap"))
-    # at rulespecs/lib/18xx.rules:2332
+    # at rulespecs/lib/18xx.rules:2352
     r_remove_stations(g, v_minor)
 
 
 def r_reset_corporation(g, v_corporation):
     """reset_corporation(C): every certificate back in C's IPO, its price token off the market and its stations off the map, no par, not floated: C may start again (library '18xx' procedure reset_corporation)"""
-    # at rulespecs/lib/18xx.rules:2341
+    # at rulespecs/lib/18xx.rules:2361
     for v_c in g.attr(v_corporation, "certificates"):
-        # at rulespecs/lib/18xx.rules:2342
+        # at rulespecs/lib/18xx.rules:2362
         if g.b_holder_of(v_c) != r_ipo_of(g, v_corporation):
-            # at rulespecs/lib/18xx.rules:2343
+            # at rulespecs/lib/18xx.rules:2363
             g.move(v_c, g.b_holder_of(v_c), r_ipo_of(g, v_corporation))
-    # at rulespecs/lib/18xx.rules:2346
+    # at rulespecs/lib/18xx.rules:2366
     g.set_attr(v_corporation, "cell", None)
-    # at rulespecs/lib/18xx.rules:2347
+    # at rulespecs/lib/18xx.rules:2367
     r_remove_stations(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:2348
+    # at rulespecs/lib/18xx.rules:2368
     g.set_attr(v_corporation, "par", None)
-    # at rulespecs/lib/18xx.rules:2349
+    # at rulespecs/lib/18xx.rules:2369
     g.set_attr(v_corporation, "floated", False)
-    # at rulespecs/lib/18xx.rules:2350
+    # at rulespecs/lib/18xx.rules:2370
     g.set_attr(v_corporation, "tokens", 0)
-    # at rulespecs/lib/18xx.rules:2351
+    # at rulespecs/lib/18xx.rules:2371
     g.set_attr(v_corporation, "revenue", 0)
-    # at rulespecs/lib/18xx.rules:2352
+    # at rulespecs/lib/18xx.rules:2372
     if g.attr(v_corporation, "extra_tokens") > 0:
-        # at rulespecs/lib/18xx.rules:2354
+        # at rulespecs/lib/18xx.rules:2374
         g.set_attr(v_corporation, "extra_tokens", 0)
 
 
 def r_limit_trains(g, v_corporation):
     """limit_trains(C): the trains of C that count against its train limit (library '18xx' function limit_trains)"""
-    # at rulespecs/lib/18xx.rules:2364
+    # at rulespecs/lib/18xx.rules:2384
     return (
         r_len(g, g.b_trains(v_corporation))
         if g.param_or("obsolete_trains_count_for_limit", True)
@@ -3740,74 +3782,74 @@ def r_limit_trains(g, v_corporation):
 
 def r_close_private(g, v_company):
     """close_private(X): private X closes (no more income, no more ability) (library '18xx' procedure close_private)"""
-    # at rulespecs/lib/18xx.rules:2370
+    # at rulespecs/lib/18xx.rules:2390
     g.set_attr(v_company, "closed", True)
-    # at rulespecs/lib/18xx.rules:2371
+    # at rulespecs/lib/18xx.rules:2391
     g.b_unreserve(v_company, False)
 
 
 def r_remove_reservations(g):
     """remove_reservations(): every station slot an ability keeps (effect reserved_slot) is open again; the homes stay kept (library '18xx' procedure remove_reservations)"""
-    # at rulespecs/lib/18xx.rules:2379
+    # at rulespecs/lib/18xx.rules:2399
     for v_x in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:2380
+        # at rulespecs/lib/18xx.rules:2400
         g.b_unreserve(v_x, False)
-    # at rulespecs/lib/18xx.rules:2382
+    # at rulespecs/lib/18xx.rules:2402
     for v_c in g.name("corporations"):
-        # at rulespecs/lib/18xx.rules:2383
+        # at rulespecs/lib/18xx.rules:2403
         g.b_unreserve(v_c, False)
 
 
 def r_unreserve_home(g, v_corporation):
     """unreserve_home(C): C's home station circle is no longer kept for it, nor any other slot (other companies may take them) (library '18xx' procedure unreserve_home)"""
-    # at rulespecs/lib/18xx.rules:2388
+    # at rulespecs/lib/18xx.rules:2408
     g.b_unreserve(v_corporation, True)
 
 
 def r_close_corporation(g, v_corporation):
     """close_corporation(C): C closes: its certificates leave the game, its cash goes to the bank, its trains leave the game, its privates close, its stations leave the map (but those a take-over's owner still chooses among, which leave when the choice is over) (library '18xx' procedure close_corporation)"""
-    # at rulespecs/lib/18xx.rules:2405
+    # at rulespecs/lib/18xx.rules:2425
     g.set_attr(v_corporation, "closed", True)
-    # at rulespecs/lib/18xx.rules:2406
+    # at rulespecs/lib/18xx.rules:2426
     if g.param_or("held_shares_on_close", "kept") == "pool":
-        # at rulespecs/lib/18xx.rules:2408
+        # at rulespecs/lib/18xx.rules:2428
         for v_c in g.name("corporations"):
-            # at rulespecs/lib/18xx.rules:2409
+            # at rulespecs/lib/18xx.rules:2429
             if v_c != v_corporation:
-                # at rulespecs/lib/18xx.rules:2410
+                # at rulespecs/lib/18xx.rules:2430
                 for v_x in g.attr(v_c, "certificates"):
-                    # at rulespecs/lib/18xx.rules:2411
+                    # at rulespecs/lib/18xx.rules:2431
                     if g.b_holder_of(v_x) == v_corporation:
-                        # at rulespecs/lib/18xx.rules:2412
+                        # at rulespecs/lib/18xx.rules:2432
                         g.move(v_x, v_corporation, g.name("pool"))
     elif g.param_or("held_shares_on_close", "kept") == "kept":
         pass
     else:
-        # at rulespecs/lib/18xx.rules:2406
+        # at rulespecs/lib/18xx.rules:2426
         raise IllegalAction(
             "no case of this match holds the value of `held_shares_on_close`",
             rule="library '18xx' procedure close_corporation",
-            at="rulespecs/lib/18xx.rules:2406",
+            at="rulespecs/lib/18xx.rules:2426",
         )
-    # at rulespecs/lib/18xx.rules:2421
+    # at rulespecs/lib/18xx.rules:2441
     for v_x in g.attr(v_corporation, "certificates"):
-        # at rulespecs/lib/18xx.rules:2422
+        # at rulespecs/lib/18xx.rules:2442
         if g.b_holder_of(v_x) != g.name("scrap"):
-            # at rulespecs/lib/18xx.rules:2423
+            # at rulespecs/lib/18xx.rules:2443
             g.move(v_x, g.b_holder_of(v_x), g.name("scrap"))
-    # at rulespecs/lib/18xx.rules:2426
+    # at rulespecs/lib/18xx.rules:2446
     g.transfer(g.b_cash(v_corporation), v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:2427
+    # at rulespecs/lib/18xx.rules:2447
     for v_t in g.b_trains(v_corporation):
-        # at rulespecs/lib/18xx.rules:2428
+        # at rulespecs/lib/18xx.rules:2448
         g.move(v_t, v_corporation, g.name("scrap"))
-    # at rulespecs/lib/18xx.rules:2430
+    # at rulespecs/lib/18xx.rules:2450
     for v_x in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:2431
+        # at rulespecs/lib/18xx.rules:2451
         if g.b_holder_of(v_x) == v_corporation:
-            # at rulespecs/lib/18xx.rules:2432
+            # at rulespecs/lib/18xx.rules:2452
             g.set_attr(v_x, "closed", True)
-    # at rulespecs/lib/18xx.rules:2435
+    # at rulespecs/lib/18xx.rules:2455
     if not any(
         g.list_contains(
             "station_swaps",
@@ -3818,50 +3860,50 @@ def r_close_corporation(g, v_corporation):
         )
         for v_c in g.name("corporations")
     ):
-        # at rulespecs/lib/18xx.rules:2436
+        # at rulespecs/lib/18xx.rules:2456
         r_remove_stations(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:2438
+    # at rulespecs/lib/18xx.rules:2458
     g.emit("corporation_closed", v_corporation)
-    # at rulespecs/lib/18xx.rules:2439
+    # at rulespecs/lib/18xx.rules:2459
     if "all_closed" in g.param("game_end"):
-        # at rulespecs/lib/18xx.rules:2440
+        # at rulespecs/lib/18xx.rules:2460
         if (
             any(r_started(g, v_c) for v_c in g.name("corporations"))
             and all(((not r_started(g, v_c)) or r_closed(g, v_c)) for v_c in g.name("corporations"))
         ) and all((r_closed(g, v_c) or (not g.b_available(v_c))) for v_c in g.name("corporations")):
-            # at rulespecs/lib/18xx.rules:2442
+            # at rulespecs/lib/18xx.rules:2462
             g.b_end_game_now("all_closed")
 
 
 def r_remove_station(g, v_company, v_city):
     """remove_station(C, city): C's station in the city leaves the map, its circle free again; refused where C has none there (library '18xx' procedure remove_station)"""
-    # at rulespecs/lib/18xx.rules:2453
+    # at rulespecs/lib/18xx.rules:2473
     g.b_hand_over_station(v_company, None, v_city)
 
 
 def r_remove_stations(g, v_company):
     """remove_stations(C): every station of C leaves the map, their circles free again (library '18xx' procedure remove_stations)"""
-    # at rulespecs/lib/18xx.rules:2457
+    # at rulespecs/lib/18xx.rules:2477
     for v_city in g.b_stations(v_company):
-        # at rulespecs/lib/18xx.rules:2458
+        # at rulespecs/lib/18xx.rules:2478
         g.b_hand_over_station(v_company, None, v_city)
 
 
 def r_in_round(g, v_kind):
     """in_round(R): the round being played is R (library '18xx' function in_round)"""
-    # at rulespecs/lib/18xx.rules:2469
+    # at rulespecs/lib/18xx.rules:2489
     return g.g["round"] == v_kind
 
 
 def r_acting(g, v_entity):
     """acting(E): E acts now (its turn, or a decision it owes first) (library '18xx' function acting)"""
-    # at rulespecs/lib/18xx.rules:2471
+    # at rulespecs/lib/18xx.rules:2491
     return g.name("acting_entity") == v_entity
 
 
 def r_in_step(g, v_corporation, v_name):
     """in_step(C, s): C is operating and at step s (or at a combined step, track_and_token, that includes s) (library '18xx' function in_step)"""
-    # at rulespecs/lib/18xx.rules:2474
+    # at rulespecs/lib/18xx.rules:2494
     return ((g.g["round"] == "operating") and (g.name("operating_company") == v_corporation)) and (
         (g.g["step"] == v_name)
         or (
@@ -3873,37 +3915,37 @@ def r_in_step(g, v_corporation, v_name):
 
 def r_pass_turn(g, v_entity):
     """pass_turn(E): E passes: in a stock round its turn ends (every player passing in a row ends the round), in an auction it drops out or the next bidder bids, in an operating round the step is skipped; a decision E owes that the title lets it decline is taken without being done (library '18xx' procedure pass_turn)"""
-    # at rulespecs/lib/18xx.rules:2486
+    # at rulespecs/lib/18xx.rules:2506
     g.b_move_turn(v_entity, "passed")
 
 
 def r_bid_placed(g, v_player):
     """bid_placed(P): P has placed a bid (place_bid, open_bid, move_bid, auction_bid, an acquisition's bid) or picked a company (pick): the turn passes to the next bidder or player (library '18xx' procedure bid_placed)"""
-    # at rulespecs/lib/18xx.rules:2490
+    # at rulespecs/lib/18xx.rules:2510
     g.b_move_turn(v_player, "bid_made")
 
 
 def r_bought(g, v_player, v_corporation):
     """bought(P, C): P has bought a certificate of C: C floats if players now hold its float, its presidency goes to its largest holder; P's turn ends where the title allows one purchase and no sale after it (library '18xx' procedure bought)"""
-    # at rulespecs/lib/18xx.rules:2494
+    # at rulespecs/lib/18xx.rules:2514
     g.b_check_float(v_corporation)
-    # at rulespecs/lib/18xx.rules:2495
+    # at rulespecs/lib/18xx.rules:2515
     g.b_check_president(v_corporation)
-    # at rulespecs/lib/18xx.rules:2496
+    # at rulespecs/lib/18xx.rules:2516
     g.b_move_turn(v_player, "certificate_bought")
 
 
 def r_private_sold(g, v_player, v_company):
     """private_sold(P, X): P has bought X at its offered price: X's grants go to P, the next private is offered and play goes on from P (library '18xx' procedure private_sold)"""
-    # at rulespecs/lib/18xx.rules:2500
+    # at rulespecs/lib/18xx.rules:2520
     g.b_give_grants(v_player, v_company)
-    # at rulespecs/lib/18xx.rules:2501
+    # at rulespecs/lib/18xx.rules:2521
     g.b_move_turn(v_player, "private_bought")
 
 
 def r_end_step(g, v_corporation):
     """end_step(C): C's current step is done: the next step of its turn (a combined step once its station and lays are all done), or its turn ends after its last (library '18xx' procedure end_step)"""
-    # at rulespecs/lib/18xx.rules:2505
+    # at rulespecs/lib/18xx.rules:2525
     g.b_move_turn(v_corporation, "step_ended")
 
 
@@ -4026,33 +4068,33 @@ def t_count_stock_rounds(g, *_rest):
 
 def t_end_stock_round(g, *_rest):
     """At the end of a stock round, sold-out corporations rise"""
-    # at rulespecs/lib/18xx.rules:2197
+    # at rulespecs/lib/18xx.rules:2217
     for v_c in g.b_market_order():
-        # at rulespecs/lib/18xx.rules:2198
+        # at rulespecs/lib/18xx.rules:2218
         if g.param("sold_out_rise") and r_sold_out(g, v_c):
-            # at rulespecs/lib/18xx.rules:2199
+            # at rulespecs/lib/18xx.rules:2219
             r_market_move(g, v_c, "up")
-        # at rulespecs/lib/18xx.rules:2201
+        # at rulespecs/lib/18xx.rules:2221
         if (g.param_or("pool_drop_at_round_end", False) and (not r_closed(g, v_c))) and (
             r_pool_percent(g, v_c) > 0
         ):
-            # at rulespecs/lib/18xx.rules:2202
+            # at rulespecs/lib/18xx.rules:2222
             r_market_move(g, v_c, "down")
 
 
 def t_full_capitalisation(g, v_corporation, *_rest):
     """Full capitalisation: the corporation receives its whole capital when it floats"""
-    # at rulespecs/lib/18xx.rules:2221
+    # at rulespecs/lib/18xx.rules:2241
     if g.param("capitalisation") == "full":
-        # at rulespecs/lib/18xx.rules:2222
+        # at rulespecs/lib/18xx.rules:2242
         g.transfer((10 * r_par_price(g, v_corporation)), g.name("bank"), v_corporation)
 
 
 def t_partial_capitalisation(g, v_corporation, *_rest):
     """Partial capitalisation: the corporation receives a part of its capital when it floats"""
-    # at rulespecs/lib/18xx.rules:2236
+    # at rulespecs/lib/18xx.rules:2256
     if g.param("capitalisation") == "partial":
-        # at rulespecs/lib/18xx.rules:2237
+        # at rulespecs/lib/18xx.rules:2257
         g.transfer(
             ((g.param("capitalised_percent") * r_par_price(g, v_corporation)) // 10),
             g.name("bank"),
@@ -4062,15 +4104,15 @@ def t_partial_capitalisation(g, v_corporation, *_rest):
 
 def t_privates_close(g, *_rest):
     """Privates close"""
-    # at rulespecs/lib/18xx.rules:2251
+    # at rulespecs/lib/18xx.rules:2271
     r_close_privates(g)
 
 
 def t_private_income(g, *_rest):
     """Privates pay their income"""
-    # at rulespecs/lib/18xx.rules:2273
+    # at rulespecs/lib/18xx.rules:2293
     for v_company in r_open_privates(g):
-        # at rulespecs/lib/18xx.rules:2274
+        # at rulespecs/lib/18xx.rules:2294
         g.transfer(g.attr(v_company, "income"), g.name("bank"), r_owner(g, v_company))
 
 
