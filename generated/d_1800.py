@@ -12,14 +12,14 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/1800-three-player.rules": "8d4fde1bec5a4b11",
     "rulespecs/1800.rules": "fef78cf997e097b1",
-    "rulespecs/lib/18xx.rules": "c79d5b201079e554",
+    "rulespecs/lib/18xx.rules": "7a2add5cbcaf0389",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "c79d5b201079e554",
+        "rulespecs/lib/18xx.rules": "7a2add5cbcaf0389",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -339,6 +339,8 @@ TABLES = {
         'rounds_held': (),
         'station_swaps': (),
         'station_swaps_left': (),
+        'collected': (),
+        'collected_gone': (),
         'capital_released': (),
         'operators': ('operating_round_start',),
         'decisions': (),

@@ -13,14 +13,14 @@ SOURCES = {
     "rulespecs/1846-18xx-games.rules": "dd19e73e8a240dfc",
     "rulespecs/1846-two-player.rules": "b0a94a765163a34f",
     "rulespecs/1846.rules": "7bd5f5a5cc059eb1",
-    "rulespecs/lib/18xx.rules": "c79d5b201079e554",
+    "rulespecs/lib/18xx.rules": "7a2add5cbcaf0389",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "c79d5b201079e554",
+        "rulespecs/lib/18xx.rules": "7a2add5cbcaf0389",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -390,6 +390,8 @@ TABLES = {
         'rounds_held': (),
         'station_swaps': (),
         'station_swaps_left': (),
+        'collected': (),
+        'collected_gone': (),
         'capital_released': (),
         'operators': ('operating_round_start',),
         'decisions': (),
@@ -2352,17 +2354,17 @@ def qr_company_place_token(g):
 
 def t_end_stock_round(g, *_rest):
     """At the end of a stock round, sold-out corporations rise"""
-    # at rulespecs/lib/18xx.rules:2202
+    # at rulespecs/lib/18xx.rules:2222
     for v_c in g.b_market_order():
-        # at rulespecs/lib/18xx.rules:2203
+        # at rulespecs/lib/18xx.rules:2223
         if g.param("sold_out_rise") and r_sold_out(g, v_c):
-            # at rulespecs/lib/18xx.rules:2204
+            # at rulespecs/lib/18xx.rules:2224
             r_market_move(g, v_c, "up")
-        # at rulespecs/lib/18xx.rules:2206
+        # at rulespecs/lib/18xx.rules:2226
         if (g.param("pool_drop_at_round_end") and (not r_closed(g, v_c))) and (
             r_pool_percent(g, v_c) > 0
         ):
-            # at rulespecs/lib/18xx.rules:2207
+            # at rulespecs/lib/18xx.rules:2227
             r_market_move(g, v_c, "down")
 
 

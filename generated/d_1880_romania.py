@@ -13,14 +13,14 @@ SOURCES = {
     "rulespecs/1880-romania-18xx-games.rules": "76f93ce629f4e02e",
     "rulespecs/1880-romania-variants.rules": "1e4fa0468c218295",
     "rulespecs/1880-romania.rules": "034584c87c10530f",
-    "rulespecs/lib/18xx.rules": "c79d5b201079e554",
+    "rulespecs/lib/18xx.rules": "7a2add5cbcaf0389",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "c79d5b201079e554",
+        "rulespecs/lib/18xx.rules": "7a2add5cbcaf0389",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -510,6 +510,8 @@ TABLES = {
         'rounds_held': (),
         'station_swaps': (),
         'station_swaps_left': (),
+        'collected': (),
+        'collected_gone': (),
         'capital_released': (),
         'operators': ('operating_round_start',),
         'decisions': (),

@@ -12,14 +12,14 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18-grand-junction.rules": "596ad41cae320295",
     "rulespecs/1846.rules": "7bd5f5a5cc059eb1",
-    "rulespecs/lib/18xx.rules": "c79d5b201079e554",
+    "rulespecs/lib/18xx.rules": "7a2add5cbcaf0389",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "c79d5b201079e554",
+        "rulespecs/lib/18xx.rules": "7a2add5cbcaf0389",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -346,6 +346,8 @@ TABLES = {
         'rounds_held': (),
         'station_swaps': (),
         'station_swaps_left': (),
+        'collected': (),
+        'collected_gone': (),
         'capital_released': (),
         'operators': ('operating_round_start',),
         'decisions': (),
@@ -640,6 +642,7 @@ _LIBRARY.define(
         "r_may_buy_train_from",
         "r_run_bonus_per_stop",
         "r_sellable",
+        "r_take_over",
         "t_end_stock_round",
     ],
 )
@@ -1060,50 +1063,140 @@ def r_emergency_sale_noted(g, v_player, v_corporation):
     g.state_set("done_this_turn", ("emergency_sale",), True)
 
 
+def r_take_over(g, v_owner, v_owned):
+    """A corporation takes over another: its holdings sold or passed on, its treasury paid out, then it closes (library '18xx' procedure take_over)"""
+    # at rulespecs/lib/18xx.rules:2167
+    for v_other in g.name("corporations"):
+        # at rulespecs/lib/18xx.rules:2168
+        if (v_other != v_owner) and (v_other != v_owned):
+            # at rulespecs/lib/18xx.rules:2169
+            for v_c in r_held_certificates(g, v_owned, v_other):
+                # at rulespecs/lib/18xx.rules:2170
+                g.transfer(
+                    ((r_price(g, v_other) * g.attr(v_c, "percent")) // 10), g.name("bank"), v_owned
+                )
+                # at rulespecs/lib/18xx.rules:2171
+                g.move(v_c, v_owned, g.name("pool"))
+    # at rulespecs/lib/18xx.rules:2177
+    r_take_over_stations(g, v_owner, v_owned, g.param("takeover_token_swaps"))
+    # at rulespecs/lib/18xx.rules:2180
+    g.b_stack_charter(v_owner, v_owned, g.param_or("takeover_assets_usable_at_once", False))
+    # at rulespecs/lib/18xx.rules:2181
+    if v_owner != v_owned:
+        # at rulespecs/lib/18xx.rules:2182
+        for v_kind in g.param("collect_on_lay"):
+            # at rulespecs/lib/18xx.rules:2183
+            g.state_put(
+                "collected",
+                (
+                    v_owner,
+                    v_kind,
+                ),
+                (
+                    g.state_amount("collected", v_owner, v_kind)
+                    + g.state_amount("collected", v_owned, v_kind)
+                ),
+            )
+            # at rulespecs/lib/18xx.rules:2184
+            g.state_put(
+                "collected",
+                (
+                    v_owned,
+                    v_kind,
+                ),
+                0,
+            )
+    # at rulespecs/lib/18xx.rules:2187
+    g.state_put(
+        "train_limit_bonus",
+        (v_owner,),
+        (
+            g.state_amount("train_limit_bonus", v_owner)
+            + g.param_or("takeover_train_limit_bonus", 0)
+        ),
+    )
+    # at rulespecs/lib/18xx.rules:2188
+    for v_t in g.b_trains(v_owned):
+        # at rulespecs/lib/18xx.rules:2189
+        g.move(v_t, v_owned, v_owner)
+    # at rulespecs/lib/18xx.rules:2191
+    for v_c in r_held_certificates(g, v_owned, v_owner):
+        # at rulespecs/lib/18xx.rules:2192
+        g.move(v_c, v_owned, v_owner)
+    # at rulespecs/lib/18xx.rules:2194
+    for v_company in g.name("privates"):
+        # at rulespecs/lib/18xx.rules:2195
+        if (g.b_holder_of(v_company) == v_owned) and (not r_closed(g, v_company)):
+            # at rulespecs/lib/18xx.rules:2196
+            g.move(v_company, v_owned, v_owner)
+    # at rulespecs/lib/18xx.rules:2201
+    v_payout = r_floor_to(g, g.b_cash(v_owned), g.param("takeover_payout_rounding"))
+    # at rulespecs/lib/18xx.rules:2202
+    for v_c in g.attr(v_owned, "certificates"):
+        # at rulespecs/lib/18xx.rules:2203
+        v_holder = g.b_holder_of(v_c)
+        # at rulespecs/lib/18xx.rules:2204
+        if (r_opens_holding(g, v_c) and (v_holder != v_owned)) and (v_holder != g.name("scrap")):
+            # at rulespecs/lib/18xx.rules:2205
+            g.transfer(
+                r_pay_per_share(g, v_owned, v_holder, v_payout),
+                v_owned,
+                (g.name("bank") if (v_holder == g.name("pool")) else v_holder),
+            )
+    # at rulespecs/lib/18xx.rules:2208
+    g.transfer(g.b_cash(v_owned), v_owned, v_owner)
+    # at rulespecs/lib/18xx.rules:2209
+    r_close_corporation(g, v_owned)
+    # at rulespecs/lib/18xx.rules:2210
+    if r_len(g, g.b_trains(v_owner)) > r_train_limit(g, v_owner):
+        # at rulespecs/lib/18xx.rules:2211
+        r_require_decision(g, v_owner, "discard_train")
+
+
 def r_close_corporation(g, v_corporation):
     """close_corporation(C): C closes: its certificates leave the game, its cash goes to the bank, its trains leave the game, its privates close, its stations leave the map (but those a take-over's owner still chooses among, which leave when the choice is over) (library '18xx' procedure close_corporation)"""
-    # at rulespecs/lib/18xx.rules:2410
+    # at rulespecs/lib/18xx.rules:2430
     g.set_attr(v_corporation, "closed", True)
-    # at rulespecs/lib/18xx.rules:2411
+    # at rulespecs/lib/18xx.rules:2431
     if g.param("held_shares_on_close") == "pool":
-        # at rulespecs/lib/18xx.rules:2413
+        # at rulespecs/lib/18xx.rules:2433
         for v_c in g.name("corporations"):
-            # at rulespecs/lib/18xx.rules:2414
+            # at rulespecs/lib/18xx.rules:2434
             if v_c != v_corporation:
-                # at rulespecs/lib/18xx.rules:2415
+                # at rulespecs/lib/18xx.rules:2435
                 for v_x in g.attr(v_c, "certificates"):
-                    # at rulespecs/lib/18xx.rules:2416
+                    # at rulespecs/lib/18xx.rules:2436
                     if g.b_holder_of(v_x) == v_corporation:
-                        # at rulespecs/lib/18xx.rules:2417
+                        # at rulespecs/lib/18xx.rules:2437
                         g.move(v_x, v_corporation, g.name("pool"))
     elif g.param("held_shares_on_close") == "kept":
         pass
     else:
-        # at rulespecs/lib/18xx.rules:2411
+        # at rulespecs/lib/18xx.rules:2431
         raise IllegalAction(
             "no case of this match holds the value of `held_shares_on_close`",
             rule="library '18xx' procedure close_corporation",
-            at="rulespecs/lib/18xx.rules:2411",
+            at="rulespecs/lib/18xx.rules:2431",
         )
-    # at rulespecs/lib/18xx.rules:2426
+    # at rulespecs/lib/18xx.rules:2446
     for v_x in g.attr(v_corporation, "certificates"):
-        # at rulespecs/lib/18xx.rules:2427
+        # at rulespecs/lib/18xx.rules:2447
         if g.b_holder_of(v_x) != g.name("scrap"):
-            # at rulespecs/lib/18xx.rules:2428
+            # at rulespecs/lib/18xx.rules:2448
             g.move(v_x, g.b_holder_of(v_x), g.name("scrap"))
-    # at rulespecs/lib/18xx.rules:2431
+    # at rulespecs/lib/18xx.rules:2451
     g.transfer(g.b_cash(v_corporation), v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:2432
+    # at rulespecs/lib/18xx.rules:2452
     for v_t in g.b_trains(v_corporation):
-        # at rulespecs/lib/18xx.rules:2433
+        # at rulespecs/lib/18xx.rules:2453
         g.move(v_t, v_corporation, g.name("scrap"))
-    # at rulespecs/lib/18xx.rules:2435
+    # at rulespecs/lib/18xx.rules:2455
     for v_x in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:2436
+        # at rulespecs/lib/18xx.rules:2456
         if g.b_holder_of(v_x) == v_corporation:
-            # at rulespecs/lib/18xx.rules:2437
+            # at rulespecs/lib/18xx.rules:2457
             g.set_attr(v_x, "closed", True)
-    # at rulespecs/lib/18xx.rules:2440
+    # at rulespecs/lib/18xx.rules:2460
     if not any(
         g.list_contains(
             "station_swaps",
@@ -1114,18 +1207,18 @@ def r_close_corporation(g, v_corporation):
         )
         for v_c in g.name("corporations")
     ):
-        # at rulespecs/lib/18xx.rules:2441
+        # at rulespecs/lib/18xx.rules:2461
         r_remove_stations(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:2443
+    # at rulespecs/lib/18xx.rules:2463
     g.emit("corporation_closed", v_corporation)
-    # at rulespecs/lib/18xx.rules:2444
+    # at rulespecs/lib/18xx.rules:2464
     if "all_closed" in g.param("game_end"):
-        # at rulespecs/lib/18xx.rules:2445
+        # at rulespecs/lib/18xx.rules:2465
         if (
             any(r_started(g, v_c) for v_c in g.name("corporations"))
             and all(((not r_started(g, v_c)) or r_closed(g, v_c)) for v_c in g.name("corporations"))
         ) and all((r_closed(g, v_c) or (not g.b_available(v_c))) for v_c in g.name("corporations")):
-            # at rulespecs/lib/18xx.rules:2447
+            # at rulespecs/lib/18xx.rules:2467
             g.b_end_game_now("all_closed")
 
 
@@ -2268,17 +2361,17 @@ def qr_corporation_assign(g):
 
 def t_end_stock_round(g, *_rest):
     """At the end of a stock round, sold-out corporations rise"""
-    # at rulespecs/lib/18xx.rules:2202
+    # at rulespecs/lib/18xx.rules:2222
     for v_c in g.b_market_order():
-        # at rulespecs/lib/18xx.rules:2203
+        # at rulespecs/lib/18xx.rules:2223
         if g.param("sold_out_rise") and r_sold_out(g, v_c):
-            # at rulespecs/lib/18xx.rules:2204
+            # at rulespecs/lib/18xx.rules:2224
             r_market_move(g, v_c, "up")
-        # at rulespecs/lib/18xx.rules:2206
+        # at rulespecs/lib/18xx.rules:2226
         if (g.param("pool_drop_at_round_end") and (not r_closed(g, v_c))) and (
             r_pool_percent(g, v_c) > 0
         ):
-            # at rulespecs/lib/18xx.rules:2207
+            # at rulespecs/lib/18xx.rules:2227
             r_market_move(g, v_c, "down")
 
 
@@ -2308,7 +2401,10 @@ def t_minor_income(g, *_rest):
         if r_len(g, g.b_trains(v_corporation)) > 0:
             # at rulespecs/18-grand-junction.rules:399
             g.transfer(
-                (g.param("minor_income_per_disc") * g.b_collected(v_corporation, "income_center")),
+                (
+                    g.param("minor_income_per_disc")
+                    * g.state_amount("collected", v_corporation, "income_center")
+                ),
                 g.name("bank"),
                 v_corporation,
             )
@@ -2317,7 +2413,7 @@ def t_minor_income(g, *_rest):
 def t_income_centers_removed(g, *_rest):
     """Phase 4 removes the minor income centres"""
     # at rulespecs/18-grand-junction.rules:411
-    g.b_discard_collected("income_center")
+    r_discard_collected(g, "income_center")
 
 
 def t_president_on_start(g, v_corporation, v_price, *_rest):

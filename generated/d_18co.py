@@ -12,14 +12,14 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
     "rulespecs/18co.rules": "931679e4e3176891",
-    "rulespecs/lib/18xx.rules": "c79d5b201079e554",
+    "rulespecs/lib/18xx.rules": "7a2add5cbcaf0389",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "c79d5b201079e554",
+        "rulespecs/lib/18xx.rules": "7a2add5cbcaf0389",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -609,6 +609,8 @@ TABLES = {
         'rounds_held': (),
         'station_swaps': (),
         'station_swaps_left': (),
+        'collected': (),
+        'collected_gone': (),
         'capital_released': (),
         'operators': ('operating_round_start',),
         'decisions': (),
@@ -1920,7 +1922,7 @@ def a_dividend(g, v_corporation, v_kind):
         # at rulespecs/18co.rules:2318
         g.transfer(
             (
-                (g.param("mine_income") * g.b_collected(v_corporation, "mine"))
+                (g.param("mine_income") * g.state_amount("collected", v_corporation, "mine"))
                 * (2 if v_doubled else 1)
             ),
             g.name("bank"),
@@ -2307,69 +2309,94 @@ def r_emergency_sale_noted(g, v_player, v_corporation):
 
 def r_take_over(g, v_owner, v_owned):
     """A corporation takes over another: its holdings sold or passed on, its treasury paid out, then it closes (library '18xx' procedure take_over)"""
-    # at rulespecs/lib/18xx.rules:2153
+    # at rulespecs/lib/18xx.rules:2167
     for v_other in g.name("corporations"):
-        # at rulespecs/lib/18xx.rules:2154
+        # at rulespecs/lib/18xx.rules:2168
         if (v_other != v_owner) and (v_other != v_owned):
-            # at rulespecs/lib/18xx.rules:2155
+            # at rulespecs/lib/18xx.rules:2169
             for v_c in r_held_certificates(g, v_owned, v_other):
-                # at rulespecs/lib/18xx.rules:2156
+                # at rulespecs/lib/18xx.rules:2170
                 g.transfer(
                     ((r_price(g, v_other) * g.attr(v_c, "percent")) // 10), g.name("bank"), v_owned
                 )
-                # at rulespecs/lib/18xx.rules:2157
+                # at rulespecs/lib/18xx.rules:2171
                 g.move(v_c, v_owned, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:2163
+    # at rulespecs/lib/18xx.rules:2177
     r_take_over_stations(g, v_owner, v_owned, g.param("takeover_token_swaps"))
-    # at rulespecs/lib/18xx.rules:2166
+    # at rulespecs/lib/18xx.rules:2180
     g.b_stack_charter(v_owner, v_owned, g.param("takeover_assets_usable_at_once"))
-    # at rulespecs/lib/18xx.rules:2167
+    # at rulespecs/lib/18xx.rules:2181
+    if v_owner != v_owned:
+        # at rulespecs/lib/18xx.rules:2182
+        for v_kind in g.param("collect_on_lay"):
+            # at rulespecs/lib/18xx.rules:2183
+            g.state_put(
+                "collected",
+                (
+                    v_owner,
+                    v_kind,
+                ),
+                (
+                    g.state_amount("collected", v_owner, v_kind)
+                    + g.state_amount("collected", v_owned, v_kind)
+                ),
+            )
+            # at rulespecs/lib/18xx.rules:2184
+            g.state_put(
+                "collected",
+                (
+                    v_owned,
+                    v_kind,
+                ),
+                0,
+            )
+    # at rulespecs/lib/18xx.rules:2187
     g.state_put(
         "train_limit_bonus",
         (v_owner,),
         (g.state_amount("train_limit_bonus", v_owner) + g.param("takeover_train_limit_bonus")),
     )
-    # at rulespecs/lib/18xx.rules:2168
+    # at rulespecs/lib/18xx.rules:2188
     for v_t in g.b_trains(v_owned):
-        # at rulespecs/lib/18xx.rules:2169
+        # at rulespecs/lib/18xx.rules:2189
         g.move(v_t, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:2171
+    # at rulespecs/lib/18xx.rules:2191
     for v_c in r_held_certificates(g, v_owned, v_owner):
-        # at rulespecs/lib/18xx.rules:2172
+        # at rulespecs/lib/18xx.rules:2192
         g.move(v_c, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:2174
+    # at rulespecs/lib/18xx.rules:2194
     for v_company in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:2175
+        # at rulespecs/lib/18xx.rules:2195
         if (g.b_holder_of(v_company) == v_owned) and (not r_closed(g, v_company)):
-            # at rulespecs/lib/18xx.rules:2176
+            # at rulespecs/lib/18xx.rules:2196
             g.move(v_company, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:2181
+    # at rulespecs/lib/18xx.rules:2201
     v_payout = r_floor_to(g, g.b_cash(v_owned), g.param("takeover_payout_rounding"))
-    # at rulespecs/lib/18xx.rules:2182
+    # at rulespecs/lib/18xx.rules:2202
     for v_c in g.attr(v_owned, "certificates"):
-        # at rulespecs/lib/18xx.rules:2183
+        # at rulespecs/lib/18xx.rules:2203
         v_holder = g.b_holder_of(v_c)
-        # at rulespecs/lib/18xx.rules:2184
+        # at rulespecs/lib/18xx.rules:2204
         if (r_opens_holding(g, v_c) and (v_holder != v_owned)) and (v_holder != g.name("scrap")):
-            # at rulespecs/lib/18xx.rules:2185
+            # at rulespecs/lib/18xx.rules:2205
             g.transfer(
                 r_pay_per_share(g, v_owned, v_holder, v_payout),
                 v_owned,
                 (g.name("bank") if (v_holder == g.name("pool")) else v_holder),
             )
-    # at rulespecs/lib/18xx.rules:2188
+    # at rulespecs/lib/18xx.rules:2208
     g.transfer(g.b_cash(v_owned), v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:2189
+    # at rulespecs/lib/18xx.rules:2209
     r_close_corporation(g, v_owned)
-    # at rulespecs/lib/18xx.rules:2190
+    # at rulespecs/lib/18xx.rules:2210
     if r_len(g, g.b_trains(v_owner)) > r_train_limit(g, v_owner):
-        # at rulespecs/lib/18xx.rules:2191
+        # at rulespecs/lib/18xx.rules:2211
         r_require_decision(g, v_owner, "discard_train")
 
 
 def r_sold_out(g, v_corporation):
     """sold_out(C): every share of C is with the players (and other corporations, where sold_out_holders names them) (library '18xx' function sold_out)"""
-    # at rulespecs/lib/18xx.rules:2216
+    # at rulespecs/lib/18xx.rules:2236
     return (
         sum(g.b_percent(v_p, v_corporation) for v_p in g.name("players"))
         + (
@@ -3377,7 +3404,7 @@ def t_homes_unreserved(g, *_rest):
 def t_mines_removed(g, *_rest):
     """Phase 6 removes the mine tokens"""
     # at rulespecs/18co.rules:2338
-    g.b_discard_collected("mine")
+    r_discard_collected(g, "mine")
 
 
 def t_imc_closes(g, *_rest):

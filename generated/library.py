@@ -10,7 +10,7 @@ from compiler.runtime.errors import IllegalAction
 # one component per line (not reformatted)
 # fmt: off
 SOURCES = {
-    'rulespecs/lib/18xx.rules': 'c79d5b201079e554',
+    'rulespecs/lib/18xx.rules': '7a2add5cbcaf0389',
     'rulespecs/lib/tiles.rules': 'ef4c137225d3ff46',
 }
 
@@ -3479,25 +3479,67 @@ def r_end_station_swap(g, v_owner):
             r_require_decision(g, v_owner, "place_token")
 
 
+def r_discard_collected(g, v_kind):
+    """discard_collected(kind): every component of kind leaves the game, collected or not (library '18xx' procedure discard_collected)"""
+    # at rulespecs/lib/18xx.rules:2154
+    for v_corporation in g.name("corporations"):
+        # at rulespecs/lib/18xx.rules:2155
+        g.state_put(
+            "collected",
+            (
+                v_corporation,
+                v_kind,
+            ),
+            0,
+        )
+    # at rulespecs/lib/18xx.rules:2157
+    g.state_set("collected_gone", (v_kind,), True)
+
+
 def r_take_over(g, v_owner, v_owned):
     """A corporation takes over another: its holdings sold or passed on, its treasury paid out, then it closes (library '18xx' procedure take_over)"""
-    # at rulespecs/lib/18xx.rules:2153
+    # at rulespecs/lib/18xx.rules:2167
     for v_other in g.name("corporations"):
-        # at rulespecs/lib/18xx.rules:2154
+        # at rulespecs/lib/18xx.rules:2168
         if (v_other != v_owner) and (v_other != v_owned):
-            # at rulespecs/lib/18xx.rules:2155
+            # at rulespecs/lib/18xx.rules:2169
             for v_c in r_held_certificates(g, v_owned, v_other):
-                # at rulespecs/lib/18xx.rules:2156
+                # at rulespecs/lib/18xx.rules:2170
                 g.transfer(
                     ((r_price(g, v_other) * g.attr(v_c, "percent")) // 10), g.name("bank"), v_owned
                 )
-                # at rulespecs/lib/18xx.rules:2157
+                # at rulespecs/lib/18xx.rules:2171
                 g.move(v_c, v_owned, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:2163
+    # at rulespecs/lib/18xx.rules:2177
     r_take_over_stations(g, v_owner, v_owned, g.param("takeover_token_swaps"))
-    # at rulespecs/lib/18xx.rules:2166
+    # at rulespecs/lib/18xx.rules:2180
     g.b_stack_charter(v_owner, v_owned, g.param_or("takeover_assets_usable_at_once", False))
-    # at rulespecs/lib/18xx.rules:2167
+    # at rulespecs/lib/18xx.rules:2181
+    if v_owner != v_owned:
+        # at rulespecs/lib/18xx.rules:2182
+        for v_kind in g.param_or("collect_on_lay", []):
+            # at rulespecs/lib/18xx.rules:2183
+            g.state_put(
+                "collected",
+                (
+                    v_owner,
+                    v_kind,
+                ),
+                (
+                    g.state_amount("collected", v_owner, v_kind)
+                    + g.state_amount("collected", v_owned, v_kind)
+                ),
+            )
+            # at rulespecs/lib/18xx.rules:2184
+            g.state_put(
+                "collected",
+                (
+                    v_owned,
+                    v_kind,
+                ),
+                0,
+            )
+    # at rulespecs/lib/18xx.rules:2187
     g.state_put(
         "train_limit_bonus",
         (v_owner,),
@@ -3506,47 +3548,47 @@ def r_take_over(g, v_owner, v_owned):
             + g.param_or("takeover_train_limit_bonus", 0)
         ),
     )
-    # at rulespecs/lib/18xx.rules:2168
+    # at rulespecs/lib/18xx.rules:2188
     for v_t in g.b_trains(v_owned):
-        # at rulespecs/lib/18xx.rules:2169
+        # at rulespecs/lib/18xx.rules:2189
         g.move(v_t, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:2171
+    # at rulespecs/lib/18xx.rules:2191
     for v_c in r_held_certificates(g, v_owned, v_owner):
-        # at rulespecs/lib/18xx.rules:2172
+        # at rulespecs/lib/18xx.rules:2192
         g.move(v_c, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:2174
+    # at rulespecs/lib/18xx.rules:2194
     for v_company in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:2175
+        # at rulespecs/lib/18xx.rules:2195
         if (g.b_holder_of(v_company) == v_owned) and (not r_closed(g, v_company)):
-            # at rulespecs/lib/18xx.rules:2176
+            # at rulespecs/lib/18xx.rules:2196
             g.move(v_company, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:2181
+    # at rulespecs/lib/18xx.rules:2201
     v_payout = r_floor_to(g, g.b_cash(v_owned), g.param("takeover_payout_rounding"))
-    # at rulespecs/lib/18xx.rules:2182
+    # at rulespecs/lib/18xx.rules:2202
     for v_c in g.attr(v_owned, "certificates"):
-        # at rulespecs/lib/18xx.rules:2183
+        # at rulespecs/lib/18xx.rules:2203
         v_holder = g.b_holder_of(v_c)
-        # at rulespecs/lib/18xx.rules:2184
+        # at rulespecs/lib/18xx.rules:2204
         if (r_opens_holding(g, v_c) and (v_holder != v_owned)) and (v_holder != g.name("scrap")):
-            # at rulespecs/lib/18xx.rules:2185
+            # at rulespecs/lib/18xx.rules:2205
             g.transfer(
                 r_pay_per_share(g, v_owned, v_holder, v_payout),
                 v_owned,
                 (g.name("bank") if (v_holder == g.name("pool")) else v_holder),
             )
-    # at rulespecs/lib/18xx.rules:2188
+    # at rulespecs/lib/18xx.rules:2208
     g.transfer(g.b_cash(v_owned), v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:2189
+    # at rulespecs/lib/18xx.rules:2209
     r_close_corporation(g, v_owned)
-    # at rulespecs/lib/18xx.rules:2190
+    # at rulespecs/lib/18xx.rules:2210
     if r_len(g, g.b_trains(v_owner)) > r_train_limit(g, v_owner):
-        # at rulespecs/lib/18xx.rules:2191
+        # at rulespecs/lib/18xx.rules:2211
         r_require_decision(g, v_owner, "discard_train")
 
 
 def r_sold_out(g, v_corporation):
     """sold_out(C): every share of C is with the players (and other corporations, where sold_out_holders names them) (library '18xx' function sold_out)"""
-    # at rulespecs/lib/18xx.rules:2216
+    # at rulespecs/lib/18xx.rules:2236
     return (
         sum(g.b_percent(v_p, v_corporation) for v_p in g.name("players"))
         + (
@@ -3562,11 +3604,11 @@ def r_sold_out(g, v_corporation):
 
 def r_release_capital(g, v_corporation):
     """Partial capitalisation: the rest of a floated corporation's capital, once (library '18xx' procedure release_capital)"""
-    # at rulespecs/lib/18xx.rules:2249
+    # at rulespecs/lib/18xx.rules:2269
     if ((g.param("capitalisation") == "partial") and r_floated(g, v_corporation)) and (
         not g.state_has("capital_released", v_corporation)
     ):
-        # at rulespecs/lib/18xx.rules:2250
+        # at rulespecs/lib/18xx.rules:2270
         g.transfer(
             (
                 (10 * r_par_price(g, v_corporation))
@@ -3575,13 +3617,13 @@ def r_release_capital(g, v_corporation):
             g.name("bank"),
             v_corporation,
         )
-        # at rulespecs/lib/18xx.rules:2251
+        # at rulespecs/lib/18xx.rules:2271
         g.state_set("capital_released", (v_corporation,), True)
 
 
 def r_stays_open(g, v_company):
     """stays_open(X): whether private X escapes the closing of privates now: it has an ability `effect: stays_open` whose `owner` (player, or corporation where it names none) is the kind of its holder (library '18xx' function stays_open)"""
-    # at rulespecs/lib/18xx.rules:2263
+    # at rulespecs/lib/18xx.rules:2283
     return any(
         (
             (g.attr(v_a, "effect") == "stays_open")
@@ -3597,19 +3639,19 @@ def r_stays_open(g, v_company):
 
 def r_close_privates(g):
     """Every private closes, but one that stays open (library '18xx' procedure close_privates)"""
-    # at rulespecs/lib/18xx.rules:2269
+    # at rulespecs/lib/18xx.rules:2289
     for v_company in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:2270
+        # at rulespecs/lib/18xx.rules:2290
         if not r_stays_open(g, v_company):
-            # at rulespecs/lib/18xx.rules:2271
+            # at rulespecs/lib/18xx.rules:2291
             g.b_remove_markers(v_company)
-            # at rulespecs/lib/18xx.rules:2272
+            # at rulespecs/lib/18xx.rules:2292
             r_close_private(g, v_company)
 
 
 def r_pending_decision(g, v_entity, v_decision):
     """pending_decision(E, a): whether E owes decision a now (the first one owed) (library '18xx' function pending_decision)"""
-    # at rulespecs/lib/18xx.rules:2302
+    # at rulespecs/lib/18xx.rules:2322
     return g.list_first(
         "decisions",
         (
@@ -3621,7 +3663,7 @@ def r_pending_decision(g, v_entity, v_decision):
 
 def r_require_decision(g, v_entity, v_decision):
     """require_decision(E, a): E must take action a before play goes on (after the decisions owed before it; once only) (library '18xx' procedure require_decision)"""
-    # at rulespecs/lib/18xx.rules:2305
+    # at rulespecs/lib/18xx.rules:2325
     if not g.list_contains(
         "decisions",
         (
@@ -3629,7 +3671,7 @@ def r_require_decision(g, v_entity, v_decision):
             v_decision,
         ),
     ):
-        # at rulespecs/lib/18xx.rules:2306
+        # at rulespecs/lib/18xx.rules:2326
         g.list_append(
             "decisions",
             (
@@ -3637,13 +3679,13 @@ def r_require_decision(g, v_entity, v_decision):
                 v_decision,
             ),
         )
-        # at rulespecs/lib/18xx.rules:2307
+        # at rulespecs/lib/18xx.rules:2327
         g.b_move_turn(v_entity, "decisions_changed")
 
 
 def r_resolve_decision(g, v_entity, v_decision):
     """resolve_decision(E, a): E's decision a is taken; the next one owed (if any) comes first (library '18xx' procedure resolve_decision)"""
-    # at rulespecs/lib/18xx.rules:2312
+    # at rulespecs/lib/18xx.rules:2332
     g.list_remove(
         "decisions",
         (
@@ -3651,19 +3693,19 @@ def r_resolve_decision(g, v_entity, v_decision):
             v_decision,
         ),
     )
-    # at rulespecs/lib/18xx.rules:2313
+    # at rulespecs/lib/18xx.rules:2333
     g.b_move_turn(v_entity, "decisions_changed")
 
 
 def r_started(g, v_corporation):
     """started(C): C has been started: it has a par price (library '18xx' function started)"""
-    # at rulespecs/lib/18xx.rules:2320
+    # at rulespecs/lib/18xx.rules:2340
     return g.attr(v_corporation, "started")
 
 
 def r_dearest_train_price(g):
     """dearest_train_price(): the highest price of a side of any train the bank sells now, from the depot or the pool, that meets a corporation's duty to own one; 0 when there is none (library '18xx' function dearest_train_price)"""
-    # at rulespecs/lib/18xx.rules:2326
+    # at rulespecs/lib/18xx.rules:2346
     return r_max(
         g,
         max((r_dearest_side(g, v_t) for v_t in r_obliging_trains(g)), default=0),
@@ -3683,47 +3725,47 @@ def r_dearest_train_price(g):
 
 def r_close_minor(g, v_minor):
     """close_minor(M): minor M closes: its cash goes to the bank, its trains leave, its tokens leave the map (library '18xx' procedure close_minor)"""
-    # at rulespecs/lib/18xx.rules:2332
+    # at rulespecs/lib/18xx.rules:2352
     g.set_attr(v_minor, "closed", True)
-    # at rulespecs/lib/18xx.rules:2333
+    # at rulespecs/lib/18xx.rules:2353
     g.transfer(g.b_cash(v_minor), v_minor, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:2334
+    # at rulespecs/lib/18xx.rules:2354
     for v_t in g.b_trains(v_minor):
-        # at rulespecs/lib/18xx.rules:2335
+        # at rulespecs/lib/18xx.rules:2355
         g.move(v_t, v_minor, g.name("scrap"))
-    # at rulespecs/lib/18xx.rules:2337
+    # at rulespecs/lib/18xx.rules:2357
     r_remove_stations(g, v_minor)
 
 
 def r_reset_corporation(g, v_corporation):
     """reset_corporation(C): every certificate back in C's IPO, its price token off the market and its stations off the map, no par, not floated: C may start again (library '18xx' procedure reset_corporation)"""
-    # at rulespecs/lib/18xx.rules:2346
+    # at rulespecs/lib/18xx.rules:2366
     for v_c in g.attr(v_corporation, "certificates"):
-        # at rulespecs/lib/18xx.rules:2347
+        # at rulespecs/lib/18xx.rules:2367
         if g.b_holder_of(v_c) != r_ipo_of(g, v_corporation):
-            # at rulespecs/lib/18xx.rules:2348
+            # at rulespecs/lib/18xx.rules:2368
             g.move(v_c, g.b_holder_of(v_c), r_ipo_of(g, v_corporation))
-    # at rulespecs/lib/18xx.rules:2351
+    # at rulespecs/lib/18xx.rules:2371
     g.set_attr(v_corporation, "cell", None)
-    # at rulespecs/lib/18xx.rules:2352
+    # at rulespecs/lib/18xx.rules:2372
     r_remove_stations(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:2353
+    # at rulespecs/lib/18xx.rules:2373
     g.set_attr(v_corporation, "par", None)
-    # at rulespecs/lib/18xx.rules:2354
+    # at rulespecs/lib/18xx.rules:2374
     g.set_attr(v_corporation, "floated", False)
-    # at rulespecs/lib/18xx.rules:2355
+    # at rulespecs/lib/18xx.rules:2375
     g.set_attr(v_corporation, "tokens", 0)
-    # at rulespecs/lib/18xx.rules:2356
+    # at rulespecs/lib/18xx.rules:2376
     g.set_attr(v_corporation, "revenue", 0)
-    # at rulespecs/lib/18xx.rules:2357
+    # at rulespecs/lib/18xx.rules:2377
     if g.attr(v_corporation, "extra_tokens") > 0:
-        # at rulespecs/lib/18xx.rules:2359
+        # at rulespecs/lib/18xx.rules:2379
         g.set_attr(v_corporation, "extra_tokens", 0)
 
 
 def r_limit_trains(g, v_corporation):
     """limit_trains(C): the trains of C that count against its train limit (library '18xx' function limit_trains)"""
-    # at rulespecs/lib/18xx.rules:2369
+    # at rulespecs/lib/18xx.rules:2389
     return (
         r_len(g, g.b_trains(v_corporation))
         if g.param_or("obsolete_trains_count_for_limit", True)
@@ -3740,74 +3782,74 @@ def r_limit_trains(g, v_corporation):
 
 def r_close_private(g, v_company):
     """close_private(X): private X closes (no more income, no more ability) (library '18xx' procedure close_private)"""
-    # at rulespecs/lib/18xx.rules:2375
+    # at rulespecs/lib/18xx.rules:2395
     g.set_attr(v_company, "closed", True)
-    # at rulespecs/lib/18xx.rules:2376
+    # at rulespecs/lib/18xx.rules:2396
     g.b_unreserve(v_company, False)
 
 
 def r_remove_reservations(g):
     """remove_reservations(): every station slot an ability keeps (effect reserved_slot) is open again; the homes stay kept (library '18xx' procedure remove_reservations)"""
-    # at rulespecs/lib/18xx.rules:2384
+    # at rulespecs/lib/18xx.rules:2404
     for v_x in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:2385
+        # at rulespecs/lib/18xx.rules:2405
         g.b_unreserve(v_x, False)
-    # at rulespecs/lib/18xx.rules:2387
+    # at rulespecs/lib/18xx.rules:2407
     for v_c in g.name("corporations"):
-        # at rulespecs/lib/18xx.rules:2388
+        # at rulespecs/lib/18xx.rules:2408
         g.b_unreserve(v_c, False)
 
 
 def r_unreserve_home(g, v_corporation):
     """unreserve_home(C): C's home station circle is no longer kept for it, nor any other slot (other companies may take them) (library '18xx' procedure unreserve_home)"""
-    # at rulespecs/lib/18xx.rules:2393
+    # at rulespecs/lib/18xx.rules:2413
     g.b_unreserve(v_corporation, True)
 
 
 def r_close_corporation(g, v_corporation):
     """close_corporation(C): C closes: its certificates leave the game, its cash goes to the bank, its trains leave the game, its privates close, its stations leave the map (but those a take-over's owner still chooses among, which leave when the choice is over) (library '18xx' procedure close_corporation)"""
-    # at rulespecs/lib/18xx.rules:2410
+    # at rulespecs/lib/18xx.rules:2430
     g.set_attr(v_corporation, "closed", True)
-    # at rulespecs/lib/18xx.rules:2411
+    # at rulespecs/lib/18xx.rules:2431
     if g.param_or("held_shares_on_close", "kept") == "pool":
-        # at rulespecs/lib/18xx.rules:2413
+        # at rulespecs/lib/18xx.rules:2433
         for v_c in g.name("corporations"):
-            # at rulespecs/lib/18xx.rules:2414
+            # at rulespecs/lib/18xx.rules:2434
             if v_c != v_corporation:
-                # at rulespecs/lib/18xx.rules:2415
+                # at rulespecs/lib/18xx.rules:2435
                 for v_x in g.attr(v_c, "certificates"):
-                    # at rulespecs/lib/18xx.rules:2416
+                    # at rulespecs/lib/18xx.rules:2436
                     if g.b_holder_of(v_x) == v_corporation:
-                        # at rulespecs/lib/18xx.rules:2417
+                        # at rulespecs/lib/18xx.rules:2437
                         g.move(v_x, v_corporation, g.name("pool"))
     elif g.param_or("held_shares_on_close", "kept") == "kept":
         pass
     else:
-        # at rulespecs/lib/18xx.rules:2411
+        # at rulespecs/lib/18xx.rules:2431
         raise IllegalAction(
             "no case of this match holds the value of `held_shares_on_close`",
             rule="library '18xx' procedure close_corporation",
-            at="rulespecs/lib/18xx.rules:2411",
+            at="rulespecs/lib/18xx.rules:2431",
         )
-    # at rulespecs/lib/18xx.rules:2426
+    # at rulespecs/lib/18xx.rules:2446
     for v_x in g.attr(v_corporation, "certificates"):
-        # at rulespecs/lib/18xx.rules:2427
+        # at rulespecs/lib/18xx.rules:2447
         if g.b_holder_of(v_x) != g.name("scrap"):
-            # at rulespecs/lib/18xx.rules:2428
+            # at rulespecs/lib/18xx.rules:2448
             g.move(v_x, g.b_holder_of(v_x), g.name("scrap"))
-    # at rulespecs/lib/18xx.rules:2431
+    # at rulespecs/lib/18xx.rules:2451
     g.transfer(g.b_cash(v_corporation), v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:2432
+    # at rulespecs/lib/18xx.rules:2452
     for v_t in g.b_trains(v_corporation):
-        # at rulespecs/lib/18xx.rules:2433
+        # at rulespecs/lib/18xx.rules:2453
         g.move(v_t, v_corporation, g.name("scrap"))
-    # at rulespecs/lib/18xx.rules:2435
+    # at rulespecs/lib/18xx.rules:2455
     for v_x in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:2436
+        # at rulespecs/lib/18xx.rules:2456
         if g.b_holder_of(v_x) == v_corporation:
-            # at rulespecs/lib/18xx.rules:2437
+            # at rulespecs/lib/18xx.rules:2457
             g.set_attr(v_x, "closed", True)
-    # at rulespecs/lib/18xx.rules:2440
+    # at rulespecs/lib/18xx.rules:2460
     if not any(
         g.list_contains(
             "station_swaps",
@@ -3818,50 +3860,50 @@ def r_close_corporation(g, v_corporation):
         )
         for v_c in g.name("corporations")
     ):
-        # at rulespecs/lib/18xx.rules:2441
+        # at rulespecs/lib/18xx.rules:2461
         r_remove_stations(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:2443
+    # at rulespecs/lib/18xx.rules:2463
     g.emit("corporation_closed", v_corporation)
-    # at rulespecs/lib/18xx.rules:2444
+    # at rulespecs/lib/18xx.rules:2464
     if "all_closed" in g.param("game_end"):
-        # at rulespecs/lib/18xx.rules:2445
+        # at rulespecs/lib/18xx.rules:2465
         if (
             any(r_started(g, v_c) for v_c in g.name("corporations"))
             and all(((not r_started(g, v_c)) or r_closed(g, v_c)) for v_c in g.name("corporations"))
         ) and all((r_closed(g, v_c) or (not g.b_available(v_c))) for v_c in g.name("corporations")):
-            # at rulespecs/lib/18xx.rules:2447
+            # at rulespecs/lib/18xx.rules:2467
             g.b_end_game_now("all_closed")
 
 
 def r_remove_station(g, v_company, v_city):
     """remove_station(C, city): C's station in the city leaves the map, its circle free again; refused where C has none there (library '18xx' procedure remove_station)"""
-    # at rulespecs/lib/18xx.rules:2458
+    # at rulespecs/lib/18xx.rules:2478
     g.b_hand_over_station(v_company, None, v_city)
 
 
 def r_remove_stations(g, v_company):
     """remove_stations(C): every station of C leaves the map, their circles free again (library '18xx' procedure remove_stations)"""
-    # at rulespecs/lib/18xx.rules:2462
+    # at rulespecs/lib/18xx.rules:2482
     for v_city in g.b_stations(v_company):
-        # at rulespecs/lib/18xx.rules:2463
+        # at rulespecs/lib/18xx.rules:2483
         g.b_hand_over_station(v_company, None, v_city)
 
 
 def r_in_round(g, v_kind):
     """in_round(R): the round being played is R (library '18xx' function in_round)"""
-    # at rulespecs/lib/18xx.rules:2474
+    # at rulespecs/lib/18xx.rules:2494
     return g.g["round"] == v_kind
 
 
 def r_acting(g, v_entity):
     """acting(E): E acts now (its turn, or a decision it owes first) (library '18xx' function acting)"""
-    # at rulespecs/lib/18xx.rules:2476
+    # at rulespecs/lib/18xx.rules:2496
     return g.name("acting_entity") == v_entity
 
 
 def r_in_step(g, v_corporation, v_name):
     """in_step(C, s): C is operating and at step s (or at a combined step, track_and_token, that includes s) (library '18xx' function in_step)"""
-    # at rulespecs/lib/18xx.rules:2479
+    # at rulespecs/lib/18xx.rules:2499
     return ((g.g["round"] == "operating") and (g.name("operating_company") == v_corporation)) and (
         (g.g["step"] == v_name)
         or (
@@ -3873,37 +3915,37 @@ def r_in_step(g, v_corporation, v_name):
 
 def r_pass_turn(g, v_entity):
     """pass_turn(E): E passes: in a stock round its turn ends (every player passing in a row ends the round), in an auction it drops out or the next bidder bids, in an operating round the step is skipped; a decision E owes that the title lets it decline is taken without being done (library '18xx' procedure pass_turn)"""
-    # at rulespecs/lib/18xx.rules:2491
+    # at rulespecs/lib/18xx.rules:2511
     g.b_move_turn(v_entity, "passed")
 
 
 def r_bid_placed(g, v_player):
     """bid_placed(P): P has placed a bid (place_bid, open_bid, move_bid, auction_bid, an acquisition's bid) or picked a company (pick): the turn passes to the next bidder or player (library '18xx' procedure bid_placed)"""
-    # at rulespecs/lib/18xx.rules:2495
+    # at rulespecs/lib/18xx.rules:2515
     g.b_move_turn(v_player, "bid_made")
 
 
 def r_bought(g, v_player, v_corporation):
     """bought(P, C): P has bought a certificate of C: C floats if players now hold its float, its presidency goes to its largest holder; P's turn ends where the title allows one purchase and no sale after it (library '18xx' procedure bought)"""
-    # at rulespecs/lib/18xx.rules:2499
+    # at rulespecs/lib/18xx.rules:2519
     g.b_check_float(v_corporation)
-    # at rulespecs/lib/18xx.rules:2500
+    # at rulespecs/lib/18xx.rules:2520
     g.b_check_president(v_corporation)
-    # at rulespecs/lib/18xx.rules:2501
+    # at rulespecs/lib/18xx.rules:2521
     g.b_move_turn(v_player, "certificate_bought")
 
 
 def r_private_sold(g, v_player, v_company):
     """private_sold(P, X): P has bought X at its offered price: X's grants go to P, the next private is offered and play goes on from P (library '18xx' procedure private_sold)"""
-    # at rulespecs/lib/18xx.rules:2505
+    # at rulespecs/lib/18xx.rules:2525
     g.b_give_grants(v_player, v_company)
-    # at rulespecs/lib/18xx.rules:2506
+    # at rulespecs/lib/18xx.rules:2526
     g.b_move_turn(v_player, "private_bought")
 
 
 def r_end_step(g, v_corporation):
     """end_step(C): C's current step is done: the next step of its turn (a combined step once its station and lays are all done), or its turn ends after its last (library '18xx' procedure end_step)"""
-    # at rulespecs/lib/18xx.rules:2510
+    # at rulespecs/lib/18xx.rules:2530
     g.b_move_turn(v_corporation, "step_ended")
 
 
@@ -4032,33 +4074,33 @@ def t_first_train(g, v_train, *_rest):
 
 def t_end_stock_round(g, *_rest):
     """At the end of a stock round, sold-out corporations rise"""
-    # at rulespecs/lib/18xx.rules:2202
+    # at rulespecs/lib/18xx.rules:2222
     for v_c in g.b_market_order():
-        # at rulespecs/lib/18xx.rules:2203
+        # at rulespecs/lib/18xx.rules:2223
         if g.param("sold_out_rise") and r_sold_out(g, v_c):
-            # at rulespecs/lib/18xx.rules:2204
+            # at rulespecs/lib/18xx.rules:2224
             r_market_move(g, v_c, "up")
-        # at rulespecs/lib/18xx.rules:2206
+        # at rulespecs/lib/18xx.rules:2226
         if (g.param_or("pool_drop_at_round_end", False) and (not r_closed(g, v_c))) and (
             r_pool_percent(g, v_c) > 0
         ):
-            # at rulespecs/lib/18xx.rules:2207
+            # at rulespecs/lib/18xx.rules:2227
             r_market_move(g, v_c, "down")
 
 
 def t_full_capitalisation(g, v_corporation, *_rest):
     """Full capitalisation: the corporation receives its whole capital when it floats"""
-    # at rulespecs/lib/18xx.rules:2226
+    # at rulespecs/lib/18xx.rules:2246
     if g.param("capitalisation") == "full":
-        # at rulespecs/lib/18xx.rules:2227
+        # at rulespecs/lib/18xx.rules:2247
         g.transfer((10 * r_par_price(g, v_corporation)), g.name("bank"), v_corporation)
 
 
 def t_partial_capitalisation(g, v_corporation, *_rest):
     """Partial capitalisation: the corporation receives a part of its capital when it floats"""
-    # at rulespecs/lib/18xx.rules:2241
+    # at rulespecs/lib/18xx.rules:2261
     if g.param("capitalisation") == "partial":
-        # at rulespecs/lib/18xx.rules:2242
+        # at rulespecs/lib/18xx.rules:2262
         g.transfer(
             ((g.param("capitalised_percent") * r_par_price(g, v_corporation)) // 10),
             g.name("bank"),
@@ -4068,15 +4110,15 @@ def t_partial_capitalisation(g, v_corporation, *_rest):
 
 def t_privates_close(g, *_rest):
     """Privates close"""
-    # at rulespecs/lib/18xx.rules:2256
+    # at rulespecs/lib/18xx.rules:2276
     r_close_privates(g)
 
 
 def t_private_income(g, *_rest):
     """Privates pay their income"""
-    # at rulespecs/lib/18xx.rules:2278
+    # at rulespecs/lib/18xx.rules:2298
     for v_company in r_open_privates(g):
-        # at rulespecs/lib/18xx.rules:2279
+        # at rulespecs/lib/18xx.rules:2299
         g.transfer(g.attr(v_company, "income"), g.name("bank"), r_owner(g, v_company))
 
 

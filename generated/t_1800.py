@@ -13,7 +13,7 @@ from compiler.runtime.library import shared
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/1800.rules": "fef78cf997e097b1",
-    "rulespecs/lib/18xx.rules": "c79d5b201079e554",
+    "rulespecs/lib/18xx.rules": "7a2add5cbcaf0389",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -21,7 +21,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "c79d5b201079e554",
+        "rulespecs/lib/18xx.rules": "7a2add5cbcaf0389",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -32,7 +32,7 @@ _TITLE = shared(
     {
         "rulespecs/1800-three-player.rules": "8d4fde1bec5a4b11",
         "rulespecs/1800.rules": "fef78cf997e097b1",
-        "rulespecs/lib/18xx.rules": "c79d5b201079e554",
+        "rulespecs/lib/18xx.rules": "7a2add5cbcaf0389",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_1800",
@@ -425,7 +425,7 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
 
 def t_privates_close(g, *_rest):
     """Privates close"""
-    # at rulespecs/lib/18xx.rules:2256
+    # at rulespecs/lib/18xx.rules:2276
     r_close_privates(g)
 
 
@@ -672,6 +672,7 @@ class Game(GameBase):
         "takeover_station": r_takeover_station,
         "swap_station": r_swap_station,
         "end_station_swap": r_end_station_swap,
+        "discard_collected": r_discard_collected,
         "take_over": r_take_over,
         "sold_out": r_sold_out,
         "release_capital": r_release_capital,

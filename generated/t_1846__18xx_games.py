@@ -14,7 +14,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/1846-18xx-games.rules": "dd19e73e8a240dfc",
     "rulespecs/1846.rules": "7bd5f5a5cc059eb1",
-    "rulespecs/lib/18xx.rules": "c79d5b201079e554",
+    "rulespecs/lib/18xx.rules": "7a2add5cbcaf0389",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "c79d5b201079e554",
+        "rulespecs/lib/18xx.rules": "7a2add5cbcaf0389",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -34,7 +34,7 @@ _TITLE = shared(
         "rulespecs/1846-18xx-games.rules": "dd19e73e8a240dfc",
         "rulespecs/1846-two-player.rules": "b0a94a765163a34f",
         "rulespecs/1846.rules": "7bd5f5a5cc059eb1",
-        "rulespecs/lib/18xx.rules": "c79d5b201079e554",
+        "rulespecs/lib/18xx.rules": "7a2add5cbcaf0389",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_1846",
@@ -265,7 +265,7 @@ def r_forced_shortfall(g, v_corporation):
 
 def r_limit_trains(g, v_corporation):
     """limit_trains(C): the trains of C that count against its train limit (library '18xx' function limit_trains)"""
-    # at rulespecs/lib/18xx.rules:2369
+    # at rulespecs/lib/18xx.rules:2389
     return (
         r_len(g, g.b_trains(v_corporation))
         if g.param("obsolete_trains_count_for_limit")
@@ -521,6 +521,7 @@ class Game(GameBase):
         "takeover_station": r_takeover_station,
         "swap_station": r_swap_station,
         "end_station_swap": r_end_station_swap,
+        "discard_collected": r_discard_collected,
         "take_over": r_take_over,
         "sold_out": r_sold_out,
         "release_capital": r_release_capital,

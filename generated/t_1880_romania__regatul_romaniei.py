@@ -14,7 +14,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/1880-romania-variants.rules": "1e4fa0468c218295",
     "rulespecs/1880-romania.rules": "034584c87c10530f",
-    "rulespecs/lib/18xx.rules": "c79d5b201079e554",
+    "rulespecs/lib/18xx.rules": "7a2add5cbcaf0389",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "c79d5b201079e554",
+        "rulespecs/lib/18xx.rules": "7a2add5cbcaf0389",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -34,7 +34,7 @@ _TITLE = shared(
         "rulespecs/1880-romania-18xx-games.rules": "76f93ce629f4e02e",
         "rulespecs/1880-romania-variants.rules": "1e4fa0468c218295",
         "rulespecs/1880-romania.rules": "034584c87c10530f",
-        "rulespecs/lib/18xx.rules": "c79d5b201079e554",
+        "rulespecs/lib/18xx.rules": "7a2add5cbcaf0389",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_1880_romania",
@@ -582,6 +582,7 @@ class Game(GameBase):
         "takeover_station": r_takeover_station,
         "swap_station": r_swap_station,
         "end_station_swap": r_end_station_swap,
+        "discard_collected": r_discard_collected,
         "take_over": r_take_over,
         "sold_out": r_sold_out,
         "release_capital": r_release_capital,

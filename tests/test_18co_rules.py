@@ -473,8 +473,10 @@ def test_10_a_game_every_corporation_has_left_ends_by_the_declared_stalemate(rul
 
 
 def _with_mines(g, *hexes):
-    """Test setup: KPAC holds the mine tokens of `hexes` (as if it had laid tiles there)."""
-    g.g["collected"] = tuple(("mine", h, "KPAC") for h in hexes)
+    """Test setup: KPAC holds the mine tokens of `hexes`, as a tile it laid there gives it (the runtime's
+    collect-on-lay, counted in the library's state `collected`)."""
+    for h in hexes:
+        g._collect_on_lay(g.find("KPAC"), h)
 
 
 def test_5_9_1_mine_income_is_collected_with_revenue():
@@ -521,9 +523,22 @@ def test_table_b_idarado_doubles_mine_income():
 def test_9_7_2_phase_6_removes_the_mines():
     g = _at_dividend(100)
     _with_mines(g, "D14")
+    assert g.state_amount("collected", g.find("KPAC"), "mine") == 1
     g.emit("remove_mines")
     assert "KPAC" not in set(g.state()["mines"].values())
-    assert g.b_collected(g.find("KPAC"), "mine") == 0
+    assert g.state_amount("collected", g.find("KPAC"), "mine") == 0
+
+
+def test_9_7_2_no_mine_is_taken_once_the_mines_are_removed():
+    """§9.7.2: the mine tokens leave the game; a tile laid later in a mine hex gives none (the library's
+    discard_collected: its state collected_gone), and every mine is out of the game in the record."""
+    g = _at_dividend(100)
+    _with_mines(g, "D14")
+    g.emit("remove_mines")
+    assert g.state_has("collected_gone", "mine")
+    _with_mines(g, "E11")
+    assert g.state_amount("collected", g.find("KPAC"), "mine") == 0
+    assert set(g.state()["mines"].values()) == {"scrap"} and "E11" in g.state()["mines"]
 
 
 def test_5_2_7_dividend_out_of_step_is_refused():

@@ -205,14 +205,17 @@ def test_6_1_4_trains_mines_privates_and_the_owners_certificates_pass_to_the_own
     g = _game()
     km, cm = _corp(g, "KPAC"), _corp(g, "CM")
     trains = sorted(t.id for t in g.b_trains(km) + g.b_trains(cm))
-    g.g["collected"] = (("mine", "D14", "CM"), ("mine", "E11", "KPAC"))   # test setup: one mine each
+    g._collect_on_lay(cm, "D14")                                 # test setup: one mine each, as a lay gives it
+    g._collect_on_lay(km, "E11")
     g.owner["IMC"] = cm                                          # test setup: CM owns the Idarado Mining Company
     own = g.call("treasury_certificates", km)[0]
     g.move(own, km, cm)                                          # test setup: CM holds a KPAC share
     _hand_president_certificate(g, "CM", "KPAC")
     _trigger(g)
     assert sorted(t.id for t in g.b_trains(km)) == trains
-    assert g.b_collected(km, "mine") == 2
+    assert g.state_amount("collected", km, "mine") == 2         # the library's take_over moves the count
+    assert g.state_amount("collected", cm, "mine") == 0
+    assert g.state()["mines"] == {"D14": "KPAC", "E11": "KPAC"}
     assert g.owner["IMC"] == km
     assert g.owner[own.id] == km                                 # back in KPAC's treasury
 

@@ -459,7 +459,7 @@ def test_minor_income_centers_the_first_company_laying_track_takes_the_disc():
     lay(g, "DRG", "D8", "57", {1, 4})  # towards D6, a disc hex
     lay(g, "DRG", "D6", "9", {1, 4})
     assert g.state()["income_centers"] == {"minor@D6": "DRG"}
-    assert g.b_collected(g.entity("corporation", "DRG"), "income_center") == 1
+    assert g.state_amount("collected", g.entity("corporation", "DRG"), "income_center") == 1
 
 
 def test_minor_income_centers_pay_10_per_disc_to_companies_with_a_train_until_phase_4():
@@ -484,7 +484,7 @@ def test_minor_income_centers_pay_10_per_disc_to_companies_with_a_train_until_ph
     enter_phase(g, "II")
     enter_phase(g, "III")
     enter_phase(g, "IV")  # the discs leave the map and the charters
-    assert g.b_collected(drg, "income_center") == 0
+    assert g.state_amount("collected", drg, "income_center") == 0
     assert set(g.state()["income_centers"].values()) == {"scrap"}
     cash = g.cash[drg]
     g.emit("operating_round_start")

@@ -226,7 +226,11 @@ ROOT = Path(__file__).resolve().parent.parent
 #: then price_after_moves a library function, `C.cell.way[d][n].price`, over a market cell's `way` (the cells a
 #: token passes moving one way again and again, to where the next move stays; past its end, that cell; in the
 #: model read at a count that is a term up to the market's longest way: exact, no bound of certificates), 44
-RECORDED = 44
+#: then (twins67b) collected the library's amount `collected: map[(corporation, kind_name), int]` (a kind of the
+#: title's collect_on_lay a state's part, `ir.collect_kinds`), which the runtime's collect-on-lay counts and the
+#: library's take_over moves, and discard_collected its procedure over it and collected_gone (the kinds out of the
+#: game, which the runtime's collect-on-lay reads), 42
+RECORDED = 42
 
 #: builtins that became library functions or procedures (one new primitive, bought_this_turn, for two)
 MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "pool_certificates",
@@ -248,7 +252,10 @@ MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "p
          "closed", "ability_window", "would_export", "close_corporation", "in_round", "in_step", "acting", "sell_out",
          "pass_turn", "bid_placed", "bought", "private_sold", "end_step", "home_open", "place_home_token",
          "set_par", "move_price", "in_zone", "end_called", "make_obsolete", "call_round", "price", "token_cost",
-         "price_after_moves"]
+         "price_after_moves", "discard_collected"]
+
+#: builtins that became declared states of the library, read as `NAME(a, b)` where the builtin was called
+STATES = ["collected"]
 
 
 #: builtins folded into the map's checks of a company's lay and station: check_lay and check_token of a private
@@ -311,6 +318,15 @@ def test_the_moved_rules_are_the_librarys(name):
     assert name not in found["twins"] + found["engine_only"] + found["model_only"]
     library = (ROOT / "rulespecs" / "lib" / "18xx.rules").read_text(encoding="utf-8")
     assert f"function {name}(" in library or f"procedure {name}(" in library
+
+
+@pytest.mark.parametrize("name", STATES)
+def test_the_moved_states_are_the_librarys(name):
+    """Each is the library's declared state, which the engine and the model both hold: no `b_` method, no z3 twin."""
+    found = _census()
+    assert name not in found["twins"] + found["engine_only"] + found["model_only"]
+    library = (ROOT / "rulespecs" / "lib" / "18xx.rules").read_text(encoding="utf-8")
+    assert f"  state {name}: " in library
 
 
 def test_a_turn_ends_with_its_last_step():

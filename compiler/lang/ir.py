@@ -50,11 +50,22 @@ def state_component_kinds(title: Title) -> dict[str, tuple[str, ...]]:
 
 def state_part_keys(title: Title) -> dict[str, tuple[str, ...]]:
     """The kinds a declared state's part may be besides the entities (`STATE_ENTITY_KINDS`) and the title's enums,
-    each with its keys: those of `state_component_kinds`, and `train`, a train type by its card's key (the library's
-    `obsolete_trains`: a part the engine and the model both hold as the key, `card.key`, `t.name`)."""
+    each with its keys: those of `state_component_kinds`, `train`, a train type by its card's key (the library's
+    `obsolete_trains`: a part the engine and the model both hold as the key, `card.key`, `t.name`), and `kind_name`,
+    a kind the title's `collect_on_lay` names (`collect_kinds`)."""
     trains = tuple(clause.decl.key for clause in title.clauses
                    if isinstance(clause.decl, s.Component) and clause.decl.kind == "train" and clause.decl.key)
-    return {**state_component_kinds(title), "train": trains}
+    return {**state_component_kinds(title), "train": trains, "kind_name": collect_kinds(title)}
+
+
+def collect_kinds(title: Title) -> tuple[str, ...]:
+    """The kinds a corporation collects components of by laying tiles (the title's `collect_on_lay`): the keys of
+    a state's part `kind_name` (the library's `collected: map[(corporation, kind_name), int]`), in the engine as in
+    the z3 model the kind's name."""
+    prop = title.prop("collect_on_lay")
+    value = prop.value if prop is not None else None
+    items = value.items if isinstance(value, (s.ListLit, s.SetLit)) else ()
+    return tuple(item.name if isinstance(item, s.Name) else str(getattr(item, "value", item)) for item in items)
 
 
 def end_reasons(title: Title) -> tuple[str, ...]:

@@ -964,7 +964,8 @@ class OperatingRound:
 
     def b_stack_charter(self, owner: Entity, owned: Entity, usable: bool) -> None:
         """stack_charter(O, C, usable): C's charter goes under O's: the components C collected (mines)
-        become O's, and, where `usable`, C's trains may run for O in this operating round whether or not
+        are O's in the game's record (their count is the library's state `collected`, which take_over moves), and,
+        where `usable`, C's trains may run for O in this operating round whether or not
         they ran for C (the train limit's rise is the library's state train_limit_bonus)."""
         if usable and self.g.get("ran"):
             self.j.set(self.g, "ran", self.g["ran"] - {t.id for t in self.b_trains(owned)})

@@ -8,7 +8,7 @@ compare with 18xx.games' own state), `record()` one game's line of `rulec play -
 
 from __future__ import annotations
 
-from compiler.runtime.entities import BANK, DEPOT, IPO, POOL, SUBSIDY
+from compiler.runtime.entities import BANK, DEPOT, IPO, POOL, SCRAP, SUBSIDY
 from compiler.runtime.errors import IllegalAction
 
 
@@ -76,9 +76,9 @@ class Records:
             "bonds": {b.id: self.owner[b.id].id for b in self.bonds},
             **({"loans": {pid: v for (pid,), v in self.g.get("state:debt", {}).items() if v}}
                if self.DATA.components_of("loan") else {}),
-            # components collected on a lay (`collect_on_lay`): key -> its holder
-            **({str(kind) + "s": {key: holder for k, key, holder in self.g.get("collected", ()) if k == str(kind)}
-                for kind in self.DATA.properties.get("collect_on_lay") or ()}),
+            # components collected on a lay (`collect_on_lay`): key -> its holder (all out of the game once the
+            # library's discard_collected has taken the kind out, `collected_gone`)
+            **({str(kind) + "s": self._collected_record(str(kind)) for kind in self.DATA.properties.get("collect_on_lay") or ()}),
             # the ability cards companies hold (`ability_cards`): company -> its card and the use cubes left
             **({f"{self._card_kind()}s": {corp: {str(self._card_kind()): key, "uses_left": self.g.get("state:cubes", {}).get((corp,), 0)}
                                            for corp, key in self.g.get("cards", {}).items()}} if self._card_kind() else {}),
@@ -87,6 +87,13 @@ class Records:
             "end_reason": self.g["end_reason"],
             "result": self.result() if self.g["finished"] else None,
         }
+
+    def _collected_record(self, kind: str) -> dict:
+        """The components of a kind of `collect_on_lay`, each by its key, and who holds it: those collected, in the
+        order they were; every one out of the game (the scrap's) once the kind has left it (`collected_gone`)."""
+        if self.state_has("collected_gone", kind):
+            return {key: SCRAP.id for key, _ in self._collectables(kind)}
+        return {key: holder for k, key, holder in self.g.get("collected", ()) if k == kind}
 
     def _auction_summary(self) -> dict:
         """The opening auction in the state summary: the private on auction, its high bid, who passed."""

@@ -8,7 +8,7 @@ search are `compiler.runtime.track`'s.
 from __future__ import annotations
 
 from compiler.runtime import track
-from compiler.runtime.entities import BANK, SCRAP, Entity
+from compiler.runtime.entities import BANK, Entity
 from compiler.runtime.errors import IllegalAction, RuleGap
 
 
@@ -468,22 +468,17 @@ class TilesAndTokens:
 
     def _collect_on_lay(self, corp: Entity, hex_id: str) -> None:
         """A tile laid in the hex of a thing of a kind the title lists in `collect_on_lay` (see
-        `_collectables`) gives that thing to the laying corporation, once."""
+        `_collectables`) gives that thing to the laying corporation, once: counted in the library's state
+        `collected`, which the rules read, and its holder kept in `g["collected"]` (whether it was taken, and
+        the game's record); none of a kind the library's discard_collected took out of the game (`collected_gone`)."""
         for kind in self.DATA.properties.get("collect_on_lay") or ():
+            if self.state_has("collected_gone", str(kind)):
+                continue
             for key, home in self._collectables(str(kind)):
                 taken = {(k, key) for k, key, _ in self.g.get("collected", ())}
                 if home == hex_id and (str(kind), key) not in taken:
                     self.j.set(self.g, "collected", self.g.get("collected", ()) + ((str(kind), key, corp.id),))
-
-    def b_collected(self, holder: Entity, kind: str) -> int:
-        """collected(C, kind): how many components of `kind` (listed in `collect_on_lay`) C has collected."""
-        return sum(1 for k, _, h in self.g.get("collected", ()) if k == str(kind) and h == holder.id)
-
-    def b_discard_collected(self, kind: str) -> None:
-        """discard_collected(kind): every component of `kind` leaves the game, collected or not."""
-        gone = tuple((str(kind), key, SCRAP.id) for key, _ in self._collectables(str(kind)))
-        kept = tuple(c for c in self.g.get("collected", ()) if c[0] != str(kind))
-        self.j.set(self.g, "collected", kept + gone)
+                    self.state_put("collected", (corp, str(kind)), self.state_amount("collected", corp, str(kind)) + 1)
 
     def _put_tile(self, lay: "track.Lay", tile_id: str) -> None:
         """The tile of a checked lay onto the map; a tile tied to a private closes it."""

@@ -545,9 +545,6 @@ def abstract_state(game: Any, model: Model) -> dict[str, Any]:
     if model.truncated:
         for pid, count in _other_certificates_of_players(game, model).items():
             out[f"other_certs:{pid}"] = count
-    for kind in model.collect_kinds():
-        for c in model.corporations:
-            out[f"collected:{kind}@{c.id}"] = game.b_collected(game.find(c.id), kind)
     out["acted"] = bool(g["acted"])
     for key, elements in _states_plan(model):  # the declared states: each element of the scope in the set or not
         held = g.get(key, frozenset())

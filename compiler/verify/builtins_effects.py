@@ -438,20 +438,6 @@ class EffectBuiltins:
         sub.havoc(["acting"])
         ctx.state["acting"] = IF(AND(ctx.path, owed), owing, sub.state["acting"])
 
-    def b_collected(self, ctx: Ctx, holder: Any, kind: Any) -> Any:
-        """As GameBase.b_collected: the components of `kind` the corporation has collected."""
-        if str(kind) not in self.m.collect_kinds():
-            raise Unsupported(f"collected({kind}): not a kind the title's collect_on_lay names")
-        return self.per_corp(ctx, holder, lambda c: ctx.state[f"collected:{kind}@{c.id}"])
-
-    def b_discard_collected(self, ctx: Ctx, kind: Any) -> None:
-        """As GameBase.b_discard_collected: every component of `kind` leaves the game."""
-        if str(kind) not in self.m.collect_kinds():
-            raise Unsupported(f"discard_collected({kind}): not a kind the title's collect_on_lay names")
-        for c in self.m.corporations:
-            name = f"collected:{kind}@{c.id}"
-            ctx.state[name] = IF(ctx.path, 0, ctx.state[name])
-
     def b_give_grants(self, ctx: Ctx, player: Any, item: Any) -> None:
         """As GameBase.b_give_grants: what the private grants its buyer (its `grants` record) is the buyer's."""
         self.grant(ctx, self.ent(player), self.ent(item))

@@ -18,6 +18,7 @@ from compiler.verify.model import (
     GapError,
     Unsupported,
     hold_name,
+    state_var,
 )
 from compiler.verify.terms import (
     AND,
@@ -90,7 +91,7 @@ class MapBuiltins:
         # collect components there (an oracle says how many), nobody else's count changes
         for kind in self.m.collect_kinds():
             for c, cond in self.corp_of(ctx, corp):
-                name = f"collected:{kind}@{c.id}"
+                name = state_var("collected", (c, kind))  # (the library's state)
                 before = ctx.state[name]
                 ctx.havoc([name])
                 ctx.require(z3.Implies(AND(ctx.path, cond), ctx.state[name] >= before))
@@ -278,7 +279,7 @@ class MapBuiltins:
         for kind in self.m.collect_kinds():
             for c in self.m.corporations:
                 cond = self.owning_corporation(ctx, company, c)
-                name = f"collected:{kind}@{c.id}"
+                name = state_var("collected", (c, kind))  # (the library's state)
                 before = ctx.state[name]
                 ctx.havoc([name])
                 ctx.require(z3.Implies(AND(ctx.path, cond), ctx.state[name] >= before))

@@ -621,20 +621,9 @@ class StateBuiltins:
         self.draft_turn_over(ctx)
 
     def b_stack_charter(self, ctx: Ctx, owner: Any, owned: Any, usable: Any) -> None:
-        """As GameBase.b_stack_charter: the components the corporation taken over collected become the owner's;
-        which trains have run this round is outside the model."""
-        m = self.m
-        for kind in m.collect_kinds():
-            for c_owned, own_cond in self.corp_of(ctx, owned):
-                was = ctx.state[f"collected:{kind}@{c_owned.id}"]
-                when = AND(ctx.path, own_cond)
-                for c_owner, owner_cond in self.corp_of(ctx, owner):
-                    if c_owner == c_owned:
-                        continue
-                    name = f"collected:{kind}@{c_owner.id}"
-                    ctx.state[name] = IF(AND(when, owner_cond), ctx.state[name] + was, ctx.state[name])
-                name = f"collected:{kind}@{c_owned.id}"
-                ctx.state[name] = IF(AND(when, NOT(ent_is(m, self.ent(owner), c_owned))), 0, ctx.state[name])
+        """As GameBase.b_stack_charter: which trains have run this round, and which components the owner now
+        holds, are outside the model (how many it has collected is the library's state `collected`, which its
+        take_over moves)."""
 
 
     def privates_for_sale(self, ctx: Ctx) -> list[tuple[Ent, Any]]:

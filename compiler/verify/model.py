@@ -1246,9 +1246,7 @@ class StateVars:
         # (the draft's picks and what they will cost: the library's declared states drafted_private,
         # drafted_minor and draft_committed, below)
         add("phase", "int", "game")
-        for kind in model.collect_kinds():
-            for c in model.corporations:
-                add(f"collected:{kind}@{c.id}", "int", "corp")
+        # (the components each corporation has collected, collect_on_lay: the library's amount `collected`)
         if model.cards is not None:
             # the ability card each corporation holds (its index from 1; 0 none); the cubes left on it are
             # the library's state `cubes`
@@ -1358,8 +1356,10 @@ class StateVars:
                 out.append(z3.Or([state[f"owner:{x.id}"] == m.z(e) for e in owners]))
         for kind in m.collect_kinds():
             for c in m.corporations:
-                if want(f"collected:{kind}@{c.id}"):
-                    out.append(state[f"collected:{kind}@{c.id}"] >= 0)
+                # the library's amount `collected` counts the components each has collected (collect_on_lay)
+                name = state_var("collected", (c, kind))
+                if want(name) and name in state:
+                    out.append(state[name] >= 0)
         if m.cards is not None:
             # a card index among the title's cards, each card with one corporation at most; 0 to the
             # card's `uses` cubes on it

@@ -352,9 +352,6 @@ def initial_state(tr: Translator, reads: Reads, axioms: list[Any] | None = None)
         for name, sort in m.corp_fields.items():
             start = m.data[c].get(name)
             state[f"field:{c.id}.{name}"] = z3.BoolVal(bool(start)) if sort == "bool" else z3.IntVal(int(start))
-    for kind in m.collect_kinds():
-        for c in m.corporations:
-            state[f"collected:{kind}@{c.id}"] = z3.IntVal(0)
     for decl in m.states():
         # the declared states start empty, as the engine's (an amount: 0; a list: no element, its slots blank)
         if decl.is_list:
