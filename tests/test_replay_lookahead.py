@@ -23,6 +23,7 @@ from compiler.app.command import title_for_log
 from compiler.emit.engines import game_class
 from compiler.lang.pipeline import load
 from compiler.runtime import sitelog, track
+from compiler.runtime.errors import IllegalAction
 
 LOGS = [
     ("1846", "3099.json"),
@@ -131,3 +132,49 @@ def test_the_log_s_paying_run_answers_with_no_route_search(fixtures_dir, loaded,
     assert searches == []
     _after(game, action)
     assert searches  # without the look-ahead, the search answers
+
+
+@pytest.mark.parametrize("folder,name", [LOGS[0], LOGS[4]], ids=["3099", "11098"])
+def test_the_look_ahead_s_action_tried_legal_is_redone_as_processing_it_would_do(fixtures_dir, loaded, folder, name):
+    """The automatic pass tries the log's next action (a declared run, an action of the company's step) and
+    keeps its trial's changes where it is legal and nothing changes after (`Listing._declared_trial`):
+    `process`, given that action next, makes them again rather than dispatch it anew. The same game after
+    each action as a twin told nothing ahead, board and random draws included; and the trial is only redone
+    for the action it was made for."""
+    log, cls = _setup(fixtures_dir, loaded, folder, name)
+    steps = sitelog.processed_actions(log)
+    ahead = sitelog.game_from_log(cls, log, steps=steps)
+    plain = sitelog.game_from_log(cls, log, steps=steps)
+    redone = 0
+    for at, step in enumerate(steps, 1):
+        then = steps[at].action if at < len(steps) else None
+        kept = ahead._kept_trial
+        redone += kept is not None and kept[0] == ahead._from_log_ids(step.action)
+        assert kept is None or len(kept) == 5  # (no random play here: only the look-ahead's)
+        ahead.look_ahead(then)
+        ahead.process(copy.deepcopy(step.action))
+        plain.process(copy.deepcopy(step.action))
+        assert ahead.state() == plain.state(), f"after action {step.label}"
+        assert ahead.rng.getstate() == plain.rng.getstate()
+        assert ahead.board.placed == plain.board.placed and ahead.board.tokens == plain.board.tokens
+    assert redone > 50
+    # kept for one action only: another (a pass in its place, refused or not) is dispatched anew
+    game = sitelog.game_from_log(cls, log, steps=steps)
+    for at, step in enumerate(steps, 1):
+        then = steps[at].action if at < len(steps) else None
+        game.look_ahead(then)
+        game.process(copy.deepcopy(step.action))
+        if game._kept_trial is not None and then is not None and then.get("type") == "run_routes":
+            twin = game.copy()
+            assert twin._kept_trial is None  # (a copy redoes nothing of its original's)
+            other = {"type": "pass", "entity": then["entity"], "entity_type": then.get("entity_type")}
+            refused = []
+            for each in (game, twin):
+                try:
+                    each.process(copy.deepcopy(other))
+                except IllegalAction:
+                    refused.append(each)
+            assert game.state() == twin.state() and len(refused) in (0, 2)
+            break
+    else:
+        pytest.fail("no run of the log kept")
