@@ -178,3 +178,43 @@ def test_the_look_ahead_s_action_tried_legal_is_redone_as_processing_it_would_do
             break
     else:
         pytest.fail("no run of the log kept")
+
+
+def test_a_run_given_by_connections_reads_as_on_the_whole_reach_graph(fixtures_dir, loaded, monkeypatch):
+    """`route_revenue` reads routes given by hex chains on the reach graph cut to their chains' end hexes
+    (`_chain_ends`): every run of 3099 (and each with a route that no track joins) is answered as the
+    whole reach graph, and the whole map where that refuses, answer it: the same runs and revenue, the
+    same refusal."""
+    from compiler.runtime.track import routes
+
+    def whole(board, company, given, phase, trains=None, extras=routes.NO_BONUSES):
+        try:
+            return routes._route_revenue_on(routes._reach_graph(board, company, phase), company, given, trains, extras)
+        except IllegalAction:
+            return routes._route_revenue_on(routes._route_graph(board, company, phase), company, given, trains, extras)
+
+    def answer(fn, *args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        except IllegalAction as exc:
+            return ("refused", str(exc))
+
+    cut = routes.route_revenue
+    asked = []
+
+    def compared(board, company, given, phase, trains=None, extras=routes.NO_BONUSES):
+        found = answer(cut, board, company, given, phase, trains, extras)
+        assert found == answer(whole, board, company, given, phase, trains, extras)
+        if given and given[0].get("connections"):
+            astray = [{**given[0], "connections": [*given[0]["connections"], ["A1", "A3"]]}, *given[1:]]
+            assert answer(cut, board, company, astray, phase, trains, extras) \
+                == answer(whole, board, company, astray, phase, trains, extras)
+            asked.append(company)
+        if isinstance(found, tuple):
+            raise IllegalAction(found[1])
+        return found
+
+    monkeypatch.setattr(track, "route_revenue", compared)
+    log, cls = _setup(fixtures_dir, loaded, "1846", "3099.json")
+    assert sitelog.replay(cls, log, monitor=False).divergence is None
+    assert len(asked) > 50
