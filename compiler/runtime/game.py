@@ -868,8 +868,8 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
             self.j.rollback()
             raise
         finally:
-            self._then = None
-        declared, self._declared_trial = self._declared_trial, None
+            self._then = self._declared_action = None
+            declared, self._declared_trial = self._declared_trial, None
         unchanged = declared is not None and declared[1] == self.j.generation and declared[2] == len(self.j._undo)
         self.j.commit()
         if unchanged:
