@@ -23,6 +23,7 @@ from compiler.app.command import title_for_log
 from compiler.emit.engines import game_class
 from compiler.lang.pipeline import load
 from compiler.runtime import sitelog, track
+from compiler.runtime.errors import IllegalAction
 
 LOGS = [
     ("1846", "3099.json"),
@@ -131,3 +132,89 @@ def test_the_log_s_paying_run_answers_with_no_route_search(fixtures_dir, loaded,
     assert searches == []
     _after(game, action)
     assert searches  # without the look-ahead, the search answers
+
+
+@pytest.mark.parametrize("folder,name", [LOGS[0], LOGS[4]], ids=["3099", "11098"])
+def test_the_look_ahead_s_action_tried_legal_is_redone_as_processing_it_would_do(fixtures_dir, loaded, folder, name):
+    """The automatic pass tries the log's next action (a declared run, an action of the company's step) and
+    keeps its trial's changes where it is legal and nothing changes after (`Listing._declared_trial`):
+    `process`, given that action next, makes them again rather than dispatch it anew. The same game after
+    each action as a twin told nothing ahead, board and random draws included; and the trial is only redone
+    for the action it was made for."""
+    log, cls = _setup(fixtures_dir, loaded, folder, name)
+    steps = sitelog.processed_actions(log)
+    ahead = sitelog.game_from_log(cls, log, steps=steps)
+    plain = sitelog.game_from_log(cls, log, steps=steps)
+    redone = 0
+    for at, step in enumerate(steps, 1):
+        then = steps[at].action if at < len(steps) else None
+        kept = ahead._kept_trial
+        redone += kept is not None and kept[0] == ahead._from_log_ids(step.action)
+        assert kept is None or len(kept) == 5  # (no random play here: only the look-ahead's)
+        ahead.look_ahead(then)
+        ahead.process(copy.deepcopy(step.action))
+        plain.process(copy.deepcopy(step.action))
+        assert ahead.state() == plain.state(), f"after action {step.label}"
+        assert ahead.rng.getstate() == plain.rng.getstate()
+        assert ahead.board.placed == plain.board.placed and ahead.board.tokens == plain.board.tokens
+    assert redone > 50
+    # kept for one action only: another (a pass in its place, refused or not) is dispatched anew
+    game = sitelog.game_from_log(cls, log, steps=steps)
+    for at, step in enumerate(steps, 1):
+        then = steps[at].action if at < len(steps) else None
+        game.look_ahead(then)
+        game.process(copy.deepcopy(step.action))
+        if game._kept_trial is not None and then is not None and then.get("type") == "run_routes":
+            twin = game.copy()
+            assert twin._kept_trial is None  # (a copy redoes nothing of its original's)
+            other = {"type": "pass", "entity": then["entity"], "entity_type": then.get("entity_type")}
+            refused = []
+            for each in (game, twin):
+                try:
+                    each.process(copy.deepcopy(other))
+                except IllegalAction:
+                    refused.append(each)
+            assert game.state() == twin.state() and len(refused) in (0, 2)
+            break
+    else:
+        pytest.fail("no run of the log kept")
+
+
+def test_a_run_given_by_connections_reads_as_on_the_whole_reach_graph(fixtures_dir, loaded, monkeypatch):
+    """`route_revenue` reads routes given by hex chains on the reach graph cut to their chains' end hexes
+    (`_chain_ends`): every run of 3099 (and each with a route that no track joins) is answered as the
+    whole reach graph, and the whole map where that refuses, answer it: the same runs and revenue, the
+    same refusal."""
+    from compiler.runtime.track import routes
+
+    def whole(board, company, given, phase, trains=None, extras=routes.NO_BONUSES):
+        try:
+            return routes._route_revenue_on(routes._reach_graph(board, company, phase), company, given, trains, extras)
+        except IllegalAction:
+            return routes._route_revenue_on(routes._route_graph(board, company, phase), company, given, trains, extras)
+
+    def answer(fn, *args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        except IllegalAction as exc:
+            return ("refused", str(exc))
+
+    cut = routes.route_revenue
+    asked = []
+
+    def compared(board, company, given, phase, trains=None, extras=routes.NO_BONUSES):
+        found = answer(cut, board, company, given, phase, trains, extras)
+        assert found == answer(whole, board, company, given, phase, trains, extras)
+        if given and given[0].get("connections"):
+            astray = [{**given[0], "connections": [*given[0]["connections"], ["A1", "A3"]]}, *given[1:]]
+            assert answer(cut, board, company, astray, phase, trains, extras) \
+                == answer(whole, board, company, astray, phase, trains, extras)
+            asked.append(company)
+        if isinstance(found, tuple):
+            raise IllegalAction(found[1])
+        return found
+
+    monkeypatch.setattr(track, "route_revenue", compared)
+    log, cls = _setup(fixtures_dir, loaded, "1846", "3099.json")
+    assert sitelog.replay(cls, log, monitor=False).divergence is None
+    assert len(asked) > 50

@@ -563,6 +563,7 @@ class Candidates:
         if best is None and self._quick_routes and self._then is not None:
             declared = self._declared_run(corp, who, extras)
             if declared is not None:
+                self._declared_action = declared  # (its trial kept where legal: `Listing.is_legal`)
                 # the run the caller gives next, tried first: legal, it answers as the search's would; the
                 # search runs only where it is not (`_first_legal` goes on to the next candidate)
                 return itertools.chain((declared,), self._searched_routes(corp, who, key, trains, extras))

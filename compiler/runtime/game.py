@@ -844,8 +844,9 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
         kept, self._kept_trial = self._kept_trial, None
         # the trial of this very action random play drew (`Listing._keep`), with no change to the game since
         # (the journal's generation moves on at every transaction): its changes made again, not dispatched
-        redo = kept is not None and then is None and kept[1] == self.j.generation and not self.j._marks \
-            and action == kept[0]
+        redo = kept is not None and (then is None or len(kept) == 5) and kept[1] == self.j.generation \
+            and not self.j._marks and action == kept[0]
+        self._declared_trial = self._declared_action = None
         self._then = then
         self.j.begin()
         try:
@@ -867,8 +868,15 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
             self.j.rollback()
             raise
         finally:
-            self._then = None
+            self._then = self._declared_action = None
+            declared, self._declared_trial = self._declared_trial, None
+        unchanged = declared is not None and declared[1] == self.j.generation and declared[2] == len(self.j._undo)
         self.j.commit()
+        if unchanged:
+            # the look-ahead's action, tried legal by the automatic pass at the end of this one, with no change
+            # to the game after its trial: kept as random play's drawn action is (`Listing._keep`), for the
+            # next `process`, given that action, to make its changes again rather than dispatch it anew
+            self._kept_trial = (declared[0], self.j.generation, declared[3], declared[4], "declared")
         self.actions.append(dict(original))
 
     def _dispatch(self, action: Action) -> None:
@@ -1114,7 +1122,11 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
         def same(candidate: Action) -> bool:
             return all(key in then and then[key] == value for key, value in candidate.items())
 
-        return self._first_legal(c for c in self._iter_candidates_for(operator, [kind]) if same(c)) is not None
+        self._keep_declared = True
+        try:
+            return self._first_legal(c for c in self._iter_candidates_for(operator, [kind]) if same(c)) is not None
+        finally:
+            self._keep_declared = False
 
     #: (engine class, step) -> `_step_action_names`: a function of the title's actions alone
     _STEP_NAMES: dict[tuple[type, Any], list[str]] = {}

@@ -259,6 +259,12 @@ class Listing(Candidates):
         finally:
             if done and self._keep_trial and len(self.j._marks) == 1:
                 self._keep(action)
+            elif done and (self._keep_declared or action is self._declared_action):
+                # the look-ahead's action, legal where the automatic pass asks (`_declared_legal`): its changes
+                # kept for `process`, given it next in the state they were made in (`_declared_kept`)
+                kept = self.j.rollback_kept()
+                self._declared_trial = None if kept is None else (
+                    _copied(action), self.j.generation, len(self.j._undo), kept, self._named_shares)
             elif done and key is not None and len(self.j._marks) == 1:
                 # a plain pass, legal in the listing's state: its changes kept with its verdict, for random
                 # play's draw of it (`_keep`)
@@ -278,6 +284,15 @@ class Listing(Candidates):
     #: drew last, which `process` redoes where it is given that action next, with no change to the game
     #: between
     _kept_trial: tuple | None = None
+    #: in `_declared_legal`'s trial of the look-ahead's action, where a legal trial is kept (`is_legal`)
+    _keep_declared = False
+    #: (the action as tried; the journal's generation and length after its rollback; `Journal.rollback_kept`'s
+    #: changes; the certificates named): the look-ahead's action found legal by the automatic pass, which
+    #: `process` makes its `_kept_trial` where nothing changed after it (`_declared_kept`)
+    _declared_trial: tuple | None = None
+    #: the run the look-ahead declares, as `_route_candidates` offers it to the automatic pass: kept as
+    #: `_declared_legal`'s trial is, where legal
+    _declared_action: Action | None = None
 
     def _keep(self, action: Action) -> None:
         """Roll back the trial of the legal `action` random play draws, keeping its changes, so that

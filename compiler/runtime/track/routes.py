@@ -233,10 +233,38 @@ def route_revenue(
     (`_route_graph`) judges them, so that a refusal names what it names on the whole map."""
     if not routes:
         return RouteSet((), 0)  # no train runs: no graph to read
+    ends = _chain_ends(routes)
+    if ends is not None:
+        # routes given by hex chains (18xx.games' `connections`) read only the nodes of their chains' end
+        # hexes: a segment runs from a node of its chain's first hex to one of its last, so the reach graph
+        # cut to the reached nodes of those hexes gives every reading the whole reach graph gives, in the
+        # same order, with the same nodes; where it finds no legal one, the whole graphs judge as ever
+        reached = reach(board, company)
+        scope = [(h, i) for h in ends for i in reached.nodes_in(h)]
+        try:
+            return _route_revenue_on(_Graph(board, company, phase, scope=scope), company, routes, trains, extras)
+        except IllegalAction:
+            pass
     try:
         return _route_revenue_on(_reach_graph(board, company, phase), company, routes, trains, extras)
     except IllegalAction:
         return _route_revenue_on(_route_graph(board, company, phase), company, routes, trains, extras)
+
+
+def _chain_ends(routes: Sequence[Mapping[str, Any]]) -> set[str] | None:
+    """The hexes that begin or end a chain of `routes`' connections, where every route is given by its
+    connections as lists of hex ids; else None."""
+    ends: set[str] = set()
+    for route in routes:
+        chains = route.get("connections") if isinstance(route, Mapping) else None
+        if not chains or not isinstance(chains, list):
+            return None
+        for chain in chains:
+            if not isinstance(chain, (list, tuple)) or not chain or not all(isinstance(h, str) for h in chain):
+                return None
+            ends.add(chain[0])
+            ends.add(chain[-1])
+    return ends
 
 
 def _route_revenue_on(
