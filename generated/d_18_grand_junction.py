@@ -12,14 +12,14 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18-grand-junction.rules": "596ad41cae320295",
     "rulespecs/1846.rules": "7bd5f5a5cc059eb1",
-    "rulespecs/lib/18xx.rules": "7fb892e2339a0560",
+    "rulespecs/lib/18xx.rules": "c42649defaf14903",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "7fb892e2339a0560",
+        "rulespecs/lib/18xx.rules": "c42649defaf14903",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -378,22 +378,22 @@ RULES = _LIBRARY.rules(
         'action top_up_revenue': '§"Abraham Donaldson"',
         'action use_ability': '§"Using the Company Presidents"',
         'at action bankrupt': 'rulespecs/1846.rules:1472',
-        'at action buy_shares': 'rulespecs/lib/18xx.rules:1495',
+        'at action buy_shares': 'rulespecs/lib/18xx.rules:1501',
         'at action choose_turn': 'rulespecs/18-grand-junction.rules:926',
         'at action contribute': 'rulespecs/1846.rules:1460',
         'at action corporation_assign': 'rulespecs/18-grand-junction.rules:939',
         'at action corporation_buy_shares': 'rulespecs/18-grand-junction.rules:964',
         'at action corporation_sell_shares': 'rulespecs/18-grand-junction.rules:999',
-        'at action discard_train': 'rulespecs/lib/18xx.rules:1899',
-        'at action dividend': 'rulespecs/lib/18xx.rules:1740',
-        'at action end_game': 'rulespecs/lib/18xx.rules:2061',
+        'at action discard_train': 'rulespecs/lib/18xx.rules:1905',
+        'at action dividend': 'rulespecs/lib/18xx.rules:1746',
+        'at action end_game': 'rulespecs/lib/18xx.rules:2067',
         'at action lay_tile': 'rulespecs/18-grand-junction.rules:502',
         'at action par': 'rulespecs/18-grand-junction.rules:457',
         'at action pass': 'rulespecs/1846.rules:1260',
         'at action place_token': 'rulespecs/18-grand-junction.rules:483',
-        'at action run_routes': 'rulespecs/lib/18xx.rules:1723',
+        'at action run_routes': 'rulespecs/lib/18xx.rules:1729',
         'at action select_president': 'rulespecs/18-grand-junction.rules:792',
-        'at action sell_shares': 'rulespecs/lib/18xx.rules:1541',
+        'at action sell_shares': 'rulespecs/lib/18xx.rules:1547',
         'at action top_up_revenue': 'rulespecs/18-grand-junction.rules:872',
         'at action use_ability': 'rulespecs/18-grand-junction.rules:822',
         'bankruptcy player_bankrupt': '§"Bankruptcy"',
@@ -751,7 +751,7 @@ def a_par(g, v_player, v_corporation, v_price):
 
 def r_sellable(g, v_player, v_corporation):
     """sellable(P, C): the certificates of C that P may sell now (library '18xx' function sellable)"""
-    # at rulespecs/lib/18xx.rules:1487
+    # at rulespecs/lib/18xx.rules:1493
     return [
         v_c
         for v_c in r_held_certificates(g, v_player, v_corporation)
@@ -789,23 +789,23 @@ def r_sellable(g, v_player, v_corporation):
 
 def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
     """Sell certificates to the pool (§\"Stock Round\", §\"Emergency Money Raising\")"""
-    # at rulespecs/lib/18xx.rules:1542
+    # at rulespecs/lib/18xx.rules:1548
     v_emergency = r_in_round(g, "operating") and r_emergency_seller(g, v_player)
-    # at rulespecs/lib/18xx.rules:1543
+    # at rulespecs/lib/18xx.rules:1549
     if not (r_in_round(g, "stock") or v_emergency):
         raise IllegalAction(
             "shares are sold in a stock round (or by a president raising money for a train)",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1543",
+            at="rulespecs/lib/18xx.rules:1549",
         )
-    # at rulespecs/lib/18xx.rules:1544
+    # at rulespecs/lib/18xx.rules:1550
     if not (r_may_sell_now(g, v_player) or v_emergency):
         raise IllegalAction(
             "no selling after buying in this turn",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1544",
+            at="rulespecs/lib/18xx.rules:1550",
         )
-    # at rulespecs/lib/18xx.rules:1545
+    # at rulespecs/lib/18xx.rules:1551
     if not (
         (r_len(g, v_shares) >= 1)
         and all((v_c in r_sellable(g, v_player, v_corporation)) for v_c in v_shares)
@@ -813,9 +813,9 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "those certificates cannot be sold",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1545",
+            at="rulespecs/lib/18xx.rules:1551",
         )
-    # at rulespecs/lib/18xx.rules:1547
+    # at rulespecs/lib/18xx.rules:1553
     if not (
         (
             (
@@ -844,37 +844,37 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "no selling in the first stock round (nor, where the title says so, of a corporation that has not operated, unless by its president)",
             rule='§"Initial Stock Round"',
-            at="rulespecs/lib/18xx.rules:1547",
+            at="rulespecs/lib/18xx.rules:1553",
         )
-    # at rulespecs/lib/18xx.rules:1552
+    # at rulespecs/lib/18xx.rules:1558
     v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
-    # at rulespecs/lib/18xx.rules:1553
+    # at rulespecs/lib/18xx.rules:1559
     if not (v_percent == v_percent_sold):
         raise IllegalAction(
             "the percent sold is that of the certificates named: a sale is never read as another",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1553",
+            at="rulespecs/lib/18xx.rules:1559",
         )
-    # at rulespecs/lib/18xx.rules:1555
+    # at rulespecs/lib/18xx.rules:1561
     if not ((r_pool_percent(g, v_corporation) + v_percent_sold) <= g.param("pool_cap")):
         raise IllegalAction(
             "the bank pool would hold too much of the corporation",
             rule='§"Stock Market"',
-            at="rulespecs/lib/18xx.rules:1555",
+            at="rulespecs/lib/18xx.rules:1561",
         )
-    # at rulespecs/lib/18xx.rules:1557
+    # at rulespecs/lib/18xx.rules:1563
     if v_emergency and (not r_in_round(g, "stock")):
-        # at rulespecs/lib/18xx.rules:1558
+        # at rulespecs/lib/18xx.rules:1564
         r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold)
-    # at rulespecs/lib/18xx.rules:1560
+    # at rulespecs/lib/18xx.rules:1566
     g.transfer(((r_price(g, v_corporation) * v_percent_sold) // 10), g.name("bank"), v_player)
-    # at rulespecs/lib/18xx.rules:1561
+    # at rulespecs/lib/18xx.rules:1567
     for v_c in v_shares:
-        # at rulespecs/lib/18xx.rules:1562
+        # at rulespecs/lib/18xx.rules:1568
         g.move(v_c, v_player, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1564
+    # at rulespecs/lib/18xx.rules:1570
     r_price_drop_on_sale(g, v_player, v_corporation, v_shares, r_len(g, v_shares))
-    # at rulespecs/lib/18xx.rules:1565
+    # at rulespecs/lib/18xx.rules:1571
     g.state_set(
         "sold_this_round",
         (
@@ -883,9 +883,9 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         ),
         True,
     )
-    # at rulespecs/lib/18xx.rules:1566
+    # at rulespecs/lib/18xx.rules:1572
     g.state_set("sold_this_turn", (v_corporation,), True)
-    # at rulespecs/lib/18xx.rules:1567
+    # at rulespecs/lib/18xx.rules:1573
     g.b_check_president(v_corporation)
 
 
@@ -1062,48 +1062,48 @@ def r_emergency_sale_noted(g, v_player, v_corporation):
 
 def r_close_corporation(g, v_corporation):
     """close_corporation(C): C closes: its certificates leave the game, its cash goes to the bank, its trains leave the game, its privates close, its stations leave the map (but those a take-over's owner still chooses among, which leave when the choice is over) (library '18xx' procedure close_corporation)"""
-    # at rulespecs/lib/18xx.rules:2405
+    # at rulespecs/lib/18xx.rules:2411
     g.set_attr(v_corporation, "closed", True)
-    # at rulespecs/lib/18xx.rules:2406
+    # at rulespecs/lib/18xx.rules:2412
     if g.param("held_shares_on_close") == "pool":
-        # at rulespecs/lib/18xx.rules:2408
+        # at rulespecs/lib/18xx.rules:2414
         for v_c in g.name("corporations"):
-            # at rulespecs/lib/18xx.rules:2409
+            # at rulespecs/lib/18xx.rules:2415
             if v_c != v_corporation:
-                # at rulespecs/lib/18xx.rules:2410
+                # at rulespecs/lib/18xx.rules:2416
                 for v_x in g.attr(v_c, "certificates"):
-                    # at rulespecs/lib/18xx.rules:2411
+                    # at rulespecs/lib/18xx.rules:2417
                     if g.b_holder_of(v_x) == v_corporation:
-                        # at rulespecs/lib/18xx.rules:2412
+                        # at rulespecs/lib/18xx.rules:2418
                         g.move(v_x, v_corporation, g.name("pool"))
     elif g.param("held_shares_on_close") == "kept":
         pass
     else:
-        # at rulespecs/lib/18xx.rules:2406
+        # at rulespecs/lib/18xx.rules:2412
         raise IllegalAction(
             "no case of this match holds the value of `held_shares_on_close`",
             rule="library '18xx' procedure close_corporation",
-            at="rulespecs/lib/18xx.rules:2406",
+            at="rulespecs/lib/18xx.rules:2412",
         )
-    # at rulespecs/lib/18xx.rules:2421
-    for v_x in g.attr(v_corporation, "certificates"):
-        # at rulespecs/lib/18xx.rules:2422
-        if g.b_holder_of(v_x) != g.name("scrap"):
-            # at rulespecs/lib/18xx.rules:2423
-            g.move(v_x, g.b_holder_of(v_x), g.name("scrap"))
-    # at rulespecs/lib/18xx.rules:2426
-    g.transfer(g.b_cash(v_corporation), v_corporation, g.name("bank"))
     # at rulespecs/lib/18xx.rules:2427
-    for v_t in g.b_trains(v_corporation):
+    for v_x in g.attr(v_corporation, "certificates"):
         # at rulespecs/lib/18xx.rules:2428
+        if g.b_holder_of(v_x) != g.name("scrap"):
+            # at rulespecs/lib/18xx.rules:2429
+            g.move(v_x, g.b_holder_of(v_x), g.name("scrap"))
+    # at rulespecs/lib/18xx.rules:2432
+    g.transfer(g.b_cash(v_corporation), v_corporation, g.name("bank"))
+    # at rulespecs/lib/18xx.rules:2433
+    for v_t in g.b_trains(v_corporation):
+        # at rulespecs/lib/18xx.rules:2434
         g.move(v_t, v_corporation, g.name("scrap"))
-    # at rulespecs/lib/18xx.rules:2430
+    # at rulespecs/lib/18xx.rules:2436
     for v_x in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:2431
+        # at rulespecs/lib/18xx.rules:2437
         if g.b_holder_of(v_x) == v_corporation:
-            # at rulespecs/lib/18xx.rules:2432
+            # at rulespecs/lib/18xx.rules:2438
             g.set_attr(v_x, "closed", True)
-    # at rulespecs/lib/18xx.rules:2435
+    # at rulespecs/lib/18xx.rules:2441
     if not any(
         g.list_contains(
             "station_swaps",
@@ -1114,18 +1114,18 @@ def r_close_corporation(g, v_corporation):
         )
         for v_c in g.name("corporations")
     ):
-        # at rulespecs/lib/18xx.rules:2436
+        # at rulespecs/lib/18xx.rules:2442
         r_remove_stations(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:2438
+    # at rulespecs/lib/18xx.rules:2444
     g.emit("corporation_closed", v_corporation)
-    # at rulespecs/lib/18xx.rules:2439
+    # at rulespecs/lib/18xx.rules:2445
     if "all_closed" in g.param("game_end"):
-        # at rulespecs/lib/18xx.rules:2440
+        # at rulespecs/lib/18xx.rules:2446
         if (
             any(r_started(g, v_c) for v_c in g.name("corporations"))
             and all(((not r_started(g, v_c)) or r_closed(g, v_c)) for v_c in g.name("corporations"))
         ) and all((r_closed(g, v_c) or (not g.b_available(v_c))) for v_c in g.name("corporations")):
-            # at rulespecs/lib/18xx.rules:2442
+            # at rulespecs/lib/18xx.rules:2448
             g.b_end_game_now("all_closed")
 
 
@@ -2268,17 +2268,17 @@ def qr_corporation_assign(g):
 
 def t_end_stock_round(g, *_rest):
     """At the end of a stock round, sold-out corporations rise"""
-    # at rulespecs/lib/18xx.rules:2197
+    # at rulespecs/lib/18xx.rules:2203
     for v_c in g.b_market_order():
-        # at rulespecs/lib/18xx.rules:2198
+        # at rulespecs/lib/18xx.rules:2204
         if g.param("sold_out_rise") and r_sold_out(g, v_c):
-            # at rulespecs/lib/18xx.rules:2199
+            # at rulespecs/lib/18xx.rules:2205
             r_market_move(g, v_c, "up")
-        # at rulespecs/lib/18xx.rules:2201
+        # at rulespecs/lib/18xx.rules:2207
         if (g.param("pool_drop_at_round_end") and (not r_closed(g, v_c))) and (
             r_pool_percent(g, v_c) > 0
         ):
-            # at rulespecs/lib/18xx.rules:2202
+            # at rulespecs/lib/18xx.rules:2208
             r_market_move(g, v_c, "down")
 
 

@@ -13,7 +13,7 @@ from compiler.runtime.library import shared
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/1846.rules": "7bd5f5a5cc059eb1",
-    "rulespecs/lib/18xx.rules": "7fb892e2339a0560",
+    "rulespecs/lib/18xx.rules": "c42649defaf14903",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -21,7 +21,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "7fb892e2339a0560",
+        "rulespecs/lib/18xx.rules": "c42649defaf14903",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -33,7 +33,7 @@ _TITLE = shared(
         "rulespecs/1846-18xx-games.rules": "dd19e73e8a240dfc",
         "rulespecs/1846-two-player.rules": "b0a94a765163a34f",
         "rulespecs/1846.rules": "7bd5f5a5cc059eb1",
-        "rulespecs/lib/18xx.rules": "7fb892e2339a0560",
+        "rulespecs/lib/18xx.rules": "c42649defaf14903",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_1846",
@@ -258,6 +258,7 @@ class Game(GameBase):
         "use_ability": r_use_ability,
         "owe_ability_decisions": r_owe_ability_decisions,
         "ability_sold": r_ability_sold,
+        "tile_color": r_tile_color,
         "ability_lay_cost": r_ability_lay_cost,
         "ability_spent": r_ability_spent,
         "count_ability_use": r_count_ability_use,

@@ -538,7 +538,7 @@ def test_elias_bluit_upgrades_early_to_the_next_colour():
     green = [a for a in g.legal_actions() if a["type"] == "lay_tile" and a["hex"] == "D8"]
     assert green
     act(g, green[0])
-    assert g.b_tile_color("D8") == "green"
+    assert g.call("tile_color", "D8") == "green"
     assert not g._armed(drg, "early_upgrade")  # one upgrade per use
     assert "green" not in g._phase_colors()
 

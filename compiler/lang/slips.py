@@ -560,7 +560,7 @@ def _builtin_arguments(decl, scope: _Scope) -> list[Diagnostic]:
 #: the argument's place) -> the enum's name, or "hex"
 _BUILTIN_NAMES = {("next_certificate", 1): "source", ("end_game_now", 0): "end_reason",
                   ("call_round", 0): "special_round", ("in_special_round", 0): "special_round",
-                  ("special_round_held", 0): "special_round", ("tile_color", 0): "hex", ("place_marker", 1): "hex",
+                  ("special_round_held", 0): "special_round", ("place_marker", 1): "hex",
                   ("move_turn", 1): "turn_move"}
 
 
@@ -568,7 +568,7 @@ def _builtin_names(decl, scope: _Scope, facts: _Facts) -> list[Diagnostic]:
     """E026 for a builtin's argument, or a routine's parameter typed by one enum (`_Facts.enum_params`: the
     library's in_round), naming a value of an enum that is none of its values: a string
     (`in_round("stok")`) or another enum's value (`in_round(payout)`): the test was false in every game, the
-    round never called; E022 for a hex named by a string no hex has (`tile_color("Z9")`)."""
+    round never called; E022 for a hex named by a string no hex has (`place_marker(X, "Z9")`)."""
     out: list[Diagnostic] = []
     for node in s.walk(decl):
         routine = isinstance(node, s.Call) and isinstance(node.func, s.Name) and node.func.name in facts.routines \

@@ -327,13 +327,6 @@ class Abilities:
         theirs = set(board.tokens_of(b.id))
         return bool(theirs) and bool(track.linked(board, board.tokens_of(a.id)) & theirs)
 
-    def b_tile_color(self, hex_id: str) -> str:
-        """tile_color(hex): the colour of what lies on the hex now: white for an empty or printed hex."""
-        board = self._need_board()
-        if str(hex_id) not in board.hexes:
-            raise IllegalAction(f"{hex_id} is not on the map")
-        return board.tile_at(str(hex_id)).color
-
     def b_remove_borders(self, kind: str) -> None:
         """remove_borders(type): the map's hex-side borders of that type are gone (track may cross them)."""
         board = self._need_board()
