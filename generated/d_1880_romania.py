@@ -13,14 +13,14 @@ SOURCES = {
     "rulespecs/1880-romania-18xx-games.rules": "76f93ce629f4e02e",
     "rulespecs/1880-romania-variants.rules": "1e4fa0468c218295",
     "rulespecs/1880-romania.rules": "034584c87c10530f",
-    "rulespecs/lib/18xx.rules": "c42649defaf14903",
+    "rulespecs/lib/18xx.rules": "20f0069d103e482f",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "c42649defaf14903",
+        "rulespecs/lib/18xx.rules": "20f0069d103e482f",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )

@@ -12,14 +12,14 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18-grand-junction.rules": "596ad41cae320295",
     "rulespecs/1846.rules": "7bd5f5a5cc059eb1",
-    "rulespecs/lib/18xx.rules": "c42649defaf14903",
+    "rulespecs/lib/18xx.rules": "20f0069d103e482f",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "c42649defaf14903",
+        "rulespecs/lib/18xx.rules": "20f0069d103e482f",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -1062,48 +1062,48 @@ def r_emergency_sale_noted(g, v_player, v_corporation):
 
 def r_close_corporation(g, v_corporation):
     """close_corporation(C): C closes: its certificates leave the game, its cash goes to the bank, its trains leave the game, its privates close, its stations leave the map (but those a take-over's owner still chooses among, which leave when the choice is over) (library '18xx' procedure close_corporation)"""
-    # at rulespecs/lib/18xx.rules:2411
+    # at rulespecs/lib/18xx.rules:2433
     g.set_attr(v_corporation, "closed", True)
-    # at rulespecs/lib/18xx.rules:2412
+    # at rulespecs/lib/18xx.rules:2434
     if g.param("held_shares_on_close") == "pool":
-        # at rulespecs/lib/18xx.rules:2414
+        # at rulespecs/lib/18xx.rules:2436
         for v_c in g.name("corporations"):
-            # at rulespecs/lib/18xx.rules:2415
+            # at rulespecs/lib/18xx.rules:2437
             if v_c != v_corporation:
-                # at rulespecs/lib/18xx.rules:2416
+                # at rulespecs/lib/18xx.rules:2438
                 for v_x in g.attr(v_c, "certificates"):
-                    # at rulespecs/lib/18xx.rules:2417
+                    # at rulespecs/lib/18xx.rules:2439
                     if g.b_holder_of(v_x) == v_corporation:
-                        # at rulespecs/lib/18xx.rules:2418
+                        # at rulespecs/lib/18xx.rules:2440
                         g.move(v_x, v_corporation, g.name("pool"))
     elif g.param("held_shares_on_close") == "kept":
         pass
     else:
-        # at rulespecs/lib/18xx.rules:2412
+        # at rulespecs/lib/18xx.rules:2434
         raise IllegalAction(
             "no case of this match holds the value of `held_shares_on_close`",
             rule="library '18xx' procedure close_corporation",
-            at="rulespecs/lib/18xx.rules:2412",
+            at="rulespecs/lib/18xx.rules:2434",
         )
-    # at rulespecs/lib/18xx.rules:2427
+    # at rulespecs/lib/18xx.rules:2449
     for v_x in g.attr(v_corporation, "certificates"):
-        # at rulespecs/lib/18xx.rules:2428
+        # at rulespecs/lib/18xx.rules:2450
         if g.b_holder_of(v_x) != g.name("scrap"):
-            # at rulespecs/lib/18xx.rules:2429
+            # at rulespecs/lib/18xx.rules:2451
             g.move(v_x, g.b_holder_of(v_x), g.name("scrap"))
-    # at rulespecs/lib/18xx.rules:2432
+    # at rulespecs/lib/18xx.rules:2454
     g.transfer(g.b_cash(v_corporation), v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:2433
+    # at rulespecs/lib/18xx.rules:2455
     for v_t in g.b_trains(v_corporation):
-        # at rulespecs/lib/18xx.rules:2434
+        # at rulespecs/lib/18xx.rules:2456
         g.move(v_t, v_corporation, g.name("scrap"))
-    # at rulespecs/lib/18xx.rules:2436
+    # at rulespecs/lib/18xx.rules:2458
     for v_x in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:2437
+        # at rulespecs/lib/18xx.rules:2459
         if g.b_holder_of(v_x) == v_corporation:
-            # at rulespecs/lib/18xx.rules:2438
+            # at rulespecs/lib/18xx.rules:2460
             g.set_attr(v_x, "closed", True)
-    # at rulespecs/lib/18xx.rules:2441
+    # at rulespecs/lib/18xx.rules:2463
     if not any(
         g.list_contains(
             "station_swaps",
@@ -1114,18 +1114,18 @@ def r_close_corporation(g, v_corporation):
         )
         for v_c in g.name("corporations")
     ):
-        # at rulespecs/lib/18xx.rules:2442
+        # at rulespecs/lib/18xx.rules:2464
         r_remove_stations(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:2444
+    # at rulespecs/lib/18xx.rules:2466
     g.emit("corporation_closed", v_corporation)
-    # at rulespecs/lib/18xx.rules:2445
+    # at rulespecs/lib/18xx.rules:2467
     if "all_closed" in g.param("game_end"):
-        # at rulespecs/lib/18xx.rules:2446
+        # at rulespecs/lib/18xx.rules:2468
         if (
             any(r_started(g, v_c) for v_c in g.name("corporations"))
             and all(((not r_started(g, v_c)) or r_closed(g, v_c)) for v_c in g.name("corporations"))
         ) and all((r_closed(g, v_c) or (not g.b_available(v_c))) for v_c in g.name("corporations")):
-            # at rulespecs/lib/18xx.rules:2448
+            # at rulespecs/lib/18xx.rules:2470
             g.b_end_game_now("all_closed")
 
 
@@ -2291,7 +2291,7 @@ def t_reservations_removed(g, *_rest):
 def t_markers_removed(g, *_rest):
     """Phase IV removes the revenue markers"""
     # at rulespecs/1846.rules:1566
-    g.b_remove_markers()
+    r_remove_markers(g)
 
 
 def t_minors_close(g, *_rest):

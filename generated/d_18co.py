@@ -12,14 +12,14 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
     "rulespecs/18co.rules": "931679e4e3176891",
-    "rulespecs/lib/18xx.rules": "c42649defaf14903",
+    "rulespecs/lib/18xx.rules": "20f0069d103e482f",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "c42649defaf14903",
+        "rulespecs/lib/18xx.rules": "20f0069d103e482f",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )

@@ -10,7 +10,7 @@ from compiler.runtime.errors import IllegalAction
 # one component per line (not reformatted)
 # fmt: off
 SOURCES = {
-    'rulespecs/lib/18xx.rules': 'c42649defaf14903',
+    'rulespecs/lib/18xx.rules': '20f0069d103e482f',
     'rulespecs/lib/tiles.rules': 'ef4c137225d3ff46',
 }
 
@@ -3601,21 +3601,49 @@ def r_stays_open(g, v_company):
     )
 
 
+def r_marker_leaves_on_close(g, v_company):
+    """marker_leaves_on_close(X): whether private X's revenue marker leaves the map as the privates close: a player holds X, open, and its player-owner marker ability says removed_on_close (library '18xx' function marker_leaves_on_close)"""
+    # at rulespecs/lib/18xx.rules:2272
+    return (
+        g.among("players", g.b_holder_of(v_company)) and (not g.attr(v_company, "closed"))
+    ) and any(
+        (
+            ((g.attr(v_a, "effect") == "hex_marker") and (g.attr(v_a, "owner") == "player"))
+            and (g.attr(v_a, "removed_on_close") == True)
+        )
+        for v_a in g.attr(v_company, "abilities")
+    )
+
+
+def r_remove_markers(g):
+    """remove_markers(): every revenue marker leaves the map (their bonuses end) (library '18xx' procedure remove_markers)"""
+    # at rulespecs/lib/18xx.rules:2278
+    for v_x in g.name("privates"):
+        # at rulespecs/lib/18xx.rules:2279
+        g.b_place_marker(v_x, None)
+    # at rulespecs/lib/18xx.rules:2281
+    for v_c in g.name("corporations"):
+        # at rulespecs/lib/18xx.rules:2282
+        g.b_place_marker(v_c, None)
+
+
 def r_close_privates(g):
     """Every private closes, but one that stays open (library '18xx' procedure close_privates)"""
-    # at rulespecs/lib/18xx.rules:2270
+    # at rulespecs/lib/18xx.rules:2290
     for v_company in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:2271
+        # at rulespecs/lib/18xx.rules:2291
         if not r_stays_open(g, v_company):
-            # at rulespecs/lib/18xx.rules:2272
-            g.b_remove_markers(v_company)
-            # at rulespecs/lib/18xx.rules:2273
+            # at rulespecs/lib/18xx.rules:2292
+            if r_marker_leaves_on_close(g, v_company):
+                # at rulespecs/lib/18xx.rules:2293
+                g.b_place_marker(v_company, None)
+            # at rulespecs/lib/18xx.rules:2295
             r_close_private(g, v_company)
 
 
 def r_pending_decision(g, v_entity, v_decision):
     """pending_decision(E, a): whether E owes decision a now (the first one owed) (library '18xx' function pending_decision)"""
-    # at rulespecs/lib/18xx.rules:2303
+    # at rulespecs/lib/18xx.rules:2325
     return g.list_first(
         "decisions",
         (
@@ -3627,7 +3655,7 @@ def r_pending_decision(g, v_entity, v_decision):
 
 def r_require_decision(g, v_entity, v_decision):
     """require_decision(E, a): E must take action a before play goes on (after the decisions owed before it; once only) (library '18xx' procedure require_decision)"""
-    # at rulespecs/lib/18xx.rules:2306
+    # at rulespecs/lib/18xx.rules:2328
     if not g.list_contains(
         "decisions",
         (
@@ -3635,7 +3663,7 @@ def r_require_decision(g, v_entity, v_decision):
             v_decision,
         ),
     ):
-        # at rulespecs/lib/18xx.rules:2307
+        # at rulespecs/lib/18xx.rules:2329
         g.list_append(
             "decisions",
             (
@@ -3643,13 +3671,13 @@ def r_require_decision(g, v_entity, v_decision):
                 v_decision,
             ),
         )
-        # at rulespecs/lib/18xx.rules:2308
+        # at rulespecs/lib/18xx.rules:2330
         g.b_move_turn(v_entity, "decisions_changed")
 
 
 def r_resolve_decision(g, v_entity, v_decision):
     """resolve_decision(E, a): E's decision a is taken; the next one owed (if any) comes first (library '18xx' procedure resolve_decision)"""
-    # at rulespecs/lib/18xx.rules:2313
+    # at rulespecs/lib/18xx.rules:2335
     g.list_remove(
         "decisions",
         (
@@ -3657,19 +3685,19 @@ def r_resolve_decision(g, v_entity, v_decision):
             v_decision,
         ),
     )
-    # at rulespecs/lib/18xx.rules:2314
+    # at rulespecs/lib/18xx.rules:2336
     g.b_move_turn(v_entity, "decisions_changed")
 
 
 def r_started(g, v_corporation):
     """started(C): C has been started: it has a par price (library '18xx' function started)"""
-    # at rulespecs/lib/18xx.rules:2321
+    # at rulespecs/lib/18xx.rules:2343
     return g.attr(v_corporation, "started")
 
 
 def r_dearest_train_price(g):
     """dearest_train_price(): the highest price of a side of any train the bank sells now, from the depot or the pool, that meets a corporation's duty to own one; 0 when there is none (library '18xx' function dearest_train_price)"""
-    # at rulespecs/lib/18xx.rules:2327
+    # at rulespecs/lib/18xx.rules:2349
     return r_max(
         g,
         max((r_dearest_side(g, v_t) for v_t in r_obliging_trains(g)), default=0),
@@ -3689,47 +3717,47 @@ def r_dearest_train_price(g):
 
 def r_close_minor(g, v_minor):
     """close_minor(M): minor M closes: its cash goes to the bank, its trains leave, its tokens leave the map (library '18xx' procedure close_minor)"""
-    # at rulespecs/lib/18xx.rules:2333
+    # at rulespecs/lib/18xx.rules:2355
     g.set_attr(v_minor, "closed", True)
-    # at rulespecs/lib/18xx.rules:2334
+    # at rulespecs/lib/18xx.rules:2356
     g.transfer(g.b_cash(v_minor), v_minor, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:2335
+    # at rulespecs/lib/18xx.rules:2357
     for v_t in g.b_trains(v_minor):
-        # at rulespecs/lib/18xx.rules:2336
+        # at rulespecs/lib/18xx.rules:2358
         g.move(v_t, v_minor, g.name("scrap"))
-    # at rulespecs/lib/18xx.rules:2338
+    # at rulespecs/lib/18xx.rules:2360
     r_remove_stations(g, v_minor)
 
 
 def r_reset_corporation(g, v_corporation):
     """reset_corporation(C): every certificate back in C's IPO, its price token off the market and its stations off the map, no par, not floated: C may start again (library '18xx' procedure reset_corporation)"""
-    # at rulespecs/lib/18xx.rules:2347
+    # at rulespecs/lib/18xx.rules:2369
     for v_c in g.attr(v_corporation, "certificates"):
-        # at rulespecs/lib/18xx.rules:2348
+        # at rulespecs/lib/18xx.rules:2370
         if g.b_holder_of(v_c) != r_ipo_of(g, v_corporation):
-            # at rulespecs/lib/18xx.rules:2349
+            # at rulespecs/lib/18xx.rules:2371
             g.move(v_c, g.b_holder_of(v_c), r_ipo_of(g, v_corporation))
-    # at rulespecs/lib/18xx.rules:2352
+    # at rulespecs/lib/18xx.rules:2374
     g.set_attr(v_corporation, "cell", None)
-    # at rulespecs/lib/18xx.rules:2353
+    # at rulespecs/lib/18xx.rules:2375
     r_remove_stations(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:2354
+    # at rulespecs/lib/18xx.rules:2376
     g.set_attr(v_corporation, "par", None)
-    # at rulespecs/lib/18xx.rules:2355
+    # at rulespecs/lib/18xx.rules:2377
     g.set_attr(v_corporation, "floated", False)
-    # at rulespecs/lib/18xx.rules:2356
+    # at rulespecs/lib/18xx.rules:2378
     g.set_attr(v_corporation, "tokens", 0)
-    # at rulespecs/lib/18xx.rules:2357
+    # at rulespecs/lib/18xx.rules:2379
     g.set_attr(v_corporation, "revenue", 0)
-    # at rulespecs/lib/18xx.rules:2358
+    # at rulespecs/lib/18xx.rules:2380
     if g.attr(v_corporation, "extra_tokens") > 0:
-        # at rulespecs/lib/18xx.rules:2360
+        # at rulespecs/lib/18xx.rules:2382
         g.set_attr(v_corporation, "extra_tokens", 0)
 
 
 def r_limit_trains(g, v_corporation):
     """limit_trains(C): the trains of C that count against its train limit (library '18xx' function limit_trains)"""
-    # at rulespecs/lib/18xx.rules:2370
+    # at rulespecs/lib/18xx.rules:2392
     return (
         r_len(g, g.b_trains(v_corporation))
         if g.param_or("obsolete_trains_count_for_limit", True)
@@ -3746,74 +3774,74 @@ def r_limit_trains(g, v_corporation):
 
 def r_close_private(g, v_company):
     """close_private(X): private X closes (no more income, no more ability) (library '18xx' procedure close_private)"""
-    # at rulespecs/lib/18xx.rules:2376
+    # at rulespecs/lib/18xx.rules:2398
     g.set_attr(v_company, "closed", True)
-    # at rulespecs/lib/18xx.rules:2377
+    # at rulespecs/lib/18xx.rules:2399
     g.b_unreserve(v_company, False)
 
 
 def r_remove_reservations(g):
     """remove_reservations(): every station slot an ability keeps (effect reserved_slot) is open again; the homes stay kept (library '18xx' procedure remove_reservations)"""
-    # at rulespecs/lib/18xx.rules:2385
+    # at rulespecs/lib/18xx.rules:2407
     for v_x in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:2386
+        # at rulespecs/lib/18xx.rules:2408
         g.b_unreserve(v_x, False)
-    # at rulespecs/lib/18xx.rules:2388
+    # at rulespecs/lib/18xx.rules:2410
     for v_c in g.name("corporations"):
-        # at rulespecs/lib/18xx.rules:2389
+        # at rulespecs/lib/18xx.rules:2411
         g.b_unreserve(v_c, False)
 
 
 def r_unreserve_home(g, v_corporation):
     """unreserve_home(C): C's home station circle is no longer kept for it, nor any other slot (other companies may take them) (library '18xx' procedure unreserve_home)"""
-    # at rulespecs/lib/18xx.rules:2394
+    # at rulespecs/lib/18xx.rules:2416
     g.b_unreserve(v_corporation, True)
 
 
 def r_close_corporation(g, v_corporation):
     """close_corporation(C): C closes: its certificates leave the game, its cash goes to the bank, its trains leave the game, its privates close, its stations leave the map (but those a take-over's owner still chooses among, which leave when the choice is over) (library '18xx' procedure close_corporation)"""
-    # at rulespecs/lib/18xx.rules:2411
+    # at rulespecs/lib/18xx.rules:2433
     g.set_attr(v_corporation, "closed", True)
-    # at rulespecs/lib/18xx.rules:2412
+    # at rulespecs/lib/18xx.rules:2434
     if g.param_or("held_shares_on_close", "kept") == "pool":
-        # at rulespecs/lib/18xx.rules:2414
+        # at rulespecs/lib/18xx.rules:2436
         for v_c in g.name("corporations"):
-            # at rulespecs/lib/18xx.rules:2415
+            # at rulespecs/lib/18xx.rules:2437
             if v_c != v_corporation:
-                # at rulespecs/lib/18xx.rules:2416
+                # at rulespecs/lib/18xx.rules:2438
                 for v_x in g.attr(v_c, "certificates"):
-                    # at rulespecs/lib/18xx.rules:2417
+                    # at rulespecs/lib/18xx.rules:2439
                     if g.b_holder_of(v_x) == v_corporation:
-                        # at rulespecs/lib/18xx.rules:2418
+                        # at rulespecs/lib/18xx.rules:2440
                         g.move(v_x, v_corporation, g.name("pool"))
     elif g.param_or("held_shares_on_close", "kept") == "kept":
         pass
     else:
-        # at rulespecs/lib/18xx.rules:2412
+        # at rulespecs/lib/18xx.rules:2434
         raise IllegalAction(
             "no case of this match holds the value of `held_shares_on_close`",
             rule="library '18xx' procedure close_corporation",
-            at="rulespecs/lib/18xx.rules:2412",
+            at="rulespecs/lib/18xx.rules:2434",
         )
-    # at rulespecs/lib/18xx.rules:2427
+    # at rulespecs/lib/18xx.rules:2449
     for v_x in g.attr(v_corporation, "certificates"):
-        # at rulespecs/lib/18xx.rules:2428
+        # at rulespecs/lib/18xx.rules:2450
         if g.b_holder_of(v_x) != g.name("scrap"):
-            # at rulespecs/lib/18xx.rules:2429
+            # at rulespecs/lib/18xx.rules:2451
             g.move(v_x, g.b_holder_of(v_x), g.name("scrap"))
-    # at rulespecs/lib/18xx.rules:2432
+    # at rulespecs/lib/18xx.rules:2454
     g.transfer(g.b_cash(v_corporation), v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:2433
+    # at rulespecs/lib/18xx.rules:2455
     for v_t in g.b_trains(v_corporation):
-        # at rulespecs/lib/18xx.rules:2434
+        # at rulespecs/lib/18xx.rules:2456
         g.move(v_t, v_corporation, g.name("scrap"))
-    # at rulespecs/lib/18xx.rules:2436
+    # at rulespecs/lib/18xx.rules:2458
     for v_x in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:2437
+        # at rulespecs/lib/18xx.rules:2459
         if g.b_holder_of(v_x) == v_corporation:
-            # at rulespecs/lib/18xx.rules:2438
+            # at rulespecs/lib/18xx.rules:2460
             g.set_attr(v_x, "closed", True)
-    # at rulespecs/lib/18xx.rules:2441
+    # at rulespecs/lib/18xx.rules:2463
     if not any(
         g.list_contains(
             "station_swaps",
@@ -3824,50 +3852,50 @@ def r_close_corporation(g, v_corporation):
         )
         for v_c in g.name("corporations")
     ):
-        # at rulespecs/lib/18xx.rules:2442
+        # at rulespecs/lib/18xx.rules:2464
         r_remove_stations(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:2444
+    # at rulespecs/lib/18xx.rules:2466
     g.emit("corporation_closed", v_corporation)
-    # at rulespecs/lib/18xx.rules:2445
+    # at rulespecs/lib/18xx.rules:2467
     if "all_closed" in g.param("game_end"):
-        # at rulespecs/lib/18xx.rules:2446
+        # at rulespecs/lib/18xx.rules:2468
         if (
             any(r_started(g, v_c) for v_c in g.name("corporations"))
             and all(((not r_started(g, v_c)) or r_closed(g, v_c)) for v_c in g.name("corporations"))
         ) and all((r_closed(g, v_c) or (not g.b_available(v_c))) for v_c in g.name("corporations")):
-            # at rulespecs/lib/18xx.rules:2448
+            # at rulespecs/lib/18xx.rules:2470
             g.b_end_game_now("all_closed")
 
 
 def r_remove_station(g, v_company, v_city):
     """remove_station(C, city): C's station in the city leaves the map, its circle free again; refused where C has none there (library '18xx' procedure remove_station)"""
-    # at rulespecs/lib/18xx.rules:2459
+    # at rulespecs/lib/18xx.rules:2481
     g.b_hand_over_station(v_company, None, v_city)
 
 
 def r_remove_stations(g, v_company):
     """remove_stations(C): every station of C leaves the map, their circles free again (library '18xx' procedure remove_stations)"""
-    # at rulespecs/lib/18xx.rules:2463
+    # at rulespecs/lib/18xx.rules:2485
     for v_city in g.b_stations(v_company):
-        # at rulespecs/lib/18xx.rules:2464
+        # at rulespecs/lib/18xx.rules:2486
         g.b_hand_over_station(v_company, None, v_city)
 
 
 def r_in_round(g, v_kind):
     """in_round(R): the round being played is R (library '18xx' function in_round)"""
-    # at rulespecs/lib/18xx.rules:2475
+    # at rulespecs/lib/18xx.rules:2497
     return g.g["round"] == v_kind
 
 
 def r_acting(g, v_entity):
     """acting(E): E acts now (its turn, or a decision it owes first) (library '18xx' function acting)"""
-    # at rulespecs/lib/18xx.rules:2477
+    # at rulespecs/lib/18xx.rules:2499
     return g.name("acting_entity") == v_entity
 
 
 def r_in_step(g, v_corporation, v_name):
     """in_step(C, s): C is operating and at step s (or at a combined step, track_and_token, that includes s) (library '18xx' function in_step)"""
-    # at rulespecs/lib/18xx.rules:2480
+    # at rulespecs/lib/18xx.rules:2502
     return ((g.g["round"] == "operating") and (g.name("operating_company") == v_corporation)) and (
         (g.g["step"] == v_name)
         or (
@@ -3879,37 +3907,37 @@ def r_in_step(g, v_corporation, v_name):
 
 def r_pass_turn(g, v_entity):
     """pass_turn(E): E passes: in a stock round its turn ends (every player passing in a row ends the round), in an auction it drops out or the next bidder bids, in an operating round the step is skipped; a decision E owes that the title lets it decline is taken without being done (library '18xx' procedure pass_turn)"""
-    # at rulespecs/lib/18xx.rules:2492
+    # at rulespecs/lib/18xx.rules:2514
     g.b_move_turn(v_entity, "passed")
 
 
 def r_bid_placed(g, v_player):
     """bid_placed(P): P has placed a bid (place_bid, open_bid, move_bid, auction_bid, an acquisition's bid) or picked a company (pick): the turn passes to the next bidder or player (library '18xx' procedure bid_placed)"""
-    # at rulespecs/lib/18xx.rules:2496
+    # at rulespecs/lib/18xx.rules:2518
     g.b_move_turn(v_player, "bid_made")
 
 
 def r_bought(g, v_player, v_corporation):
     """bought(P, C): P has bought a certificate of C: C floats if players now hold its float, its presidency goes to its largest holder; P's turn ends where the title allows one purchase and no sale after it (library '18xx' procedure bought)"""
-    # at rulespecs/lib/18xx.rules:2500
+    # at rulespecs/lib/18xx.rules:2522
     g.b_check_float(v_corporation)
-    # at rulespecs/lib/18xx.rules:2501
+    # at rulespecs/lib/18xx.rules:2523
     g.b_check_president(v_corporation)
-    # at rulespecs/lib/18xx.rules:2502
+    # at rulespecs/lib/18xx.rules:2524
     g.b_move_turn(v_player, "certificate_bought")
 
 
 def r_private_sold(g, v_player, v_company):
     """private_sold(P, X): P has bought X at its offered price: X's grants go to P, the next private is offered and play goes on from P (library '18xx' procedure private_sold)"""
-    # at rulespecs/lib/18xx.rules:2506
+    # at rulespecs/lib/18xx.rules:2528
     g.b_give_grants(v_player, v_company)
-    # at rulespecs/lib/18xx.rules:2507
+    # at rulespecs/lib/18xx.rules:2529
     g.b_move_turn(v_player, "private_bought")
 
 
 def r_end_step(g, v_corporation):
     """end_step(C): C's current step is done: the next step of its turn (a combined step once its station and lays are all done), or its turn ends after its last (library '18xx' procedure end_step)"""
-    # at rulespecs/lib/18xx.rules:2511
+    # at rulespecs/lib/18xx.rules:2533
     g.b_move_turn(v_corporation, "step_ended")
 
 
@@ -4074,9 +4102,9 @@ def t_privates_close(g, *_rest):
 
 def t_private_income(g, *_rest):
     """Privates pay their income"""
-    # at rulespecs/lib/18xx.rules:2279
+    # at rulespecs/lib/18xx.rules:2301
     for v_company in r_open_privates(g):
-        # at rulespecs/lib/18xx.rules:2280
+        # at rulespecs/lib/18xx.rules:2302
         g.transfer(g.attr(v_company, "income"), g.name("bank"), r_owner(g, v_company))
 
 

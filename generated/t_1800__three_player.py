@@ -14,7 +14,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/1800-three-player.rules": "8d4fde1bec5a4b11",
     "rulespecs/1800.rules": "fef78cf997e097b1",
-    "rulespecs/lib/18xx.rules": "c42649defaf14903",
+    "rulespecs/lib/18xx.rules": "20f0069d103e482f",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "c42649defaf14903",
+        "rulespecs/lib/18xx.rules": "20f0069d103e482f",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -33,7 +33,7 @@ _TITLE = shared(
     {
         "rulespecs/1800-three-player.rules": "8d4fde1bec5a4b11",
         "rulespecs/1800.rules": "fef78cf997e097b1",
-        "rulespecs/lib/18xx.rules": "c42649defaf14903",
+        "rulespecs/lib/18xx.rules": "20f0069d103e482f",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_1800",
@@ -822,6 +822,8 @@ class Game(GameBase):
         "sold_out": r_sold_out,
         "release_capital": r_release_capital,
         "stays_open": r_stays_open,
+        "marker_leaves_on_close": r_marker_leaves_on_close,
+        "remove_markers": r_remove_markers,
         "close_privates": r_close_privates,
         "pending_decision": r_pending_decision,
         "require_decision": r_require_decision,

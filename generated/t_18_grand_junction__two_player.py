@@ -14,7 +14,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18-grand-junction.rules": "596ad41cae320295",
     "rulespecs/1846.rules": "7bd5f5a5cc059eb1",
-    "rulespecs/lib/18xx.rules": "c42649defaf14903",
+    "rulespecs/lib/18xx.rules": "20f0069d103e482f",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "c42649defaf14903",
+        "rulespecs/lib/18xx.rules": "20f0069d103e482f",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -33,7 +33,7 @@ _TITLE = shared(
     {
         "rulespecs/18-grand-junction.rules": "596ad41cae320295",
         "rulespecs/1846.rules": "7bd5f5a5cc059eb1",
-        "rulespecs/lib/18xx.rules": "c42649defaf14903",
+        "rulespecs/lib/18xx.rules": "20f0069d103e482f",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_18_grand_junction",
@@ -821,6 +821,8 @@ class Game(GameBase):
         "sold_out": r_sold_out,
         "release_capital": r_release_capital,
         "stays_open": r_stays_open,
+        "marker_leaves_on_close": r_marker_leaves_on_close,
+        "remove_markers": r_remove_markers,
         "close_privates": r_close_privates,
         "pending_decision": r_pending_decision,
         "require_decision": r_require_decision,

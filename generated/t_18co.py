@@ -13,7 +13,7 @@ from compiler.runtime.library import shared
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/18co.rules": "931679e4e3176891",
-    "rulespecs/lib/18xx.rules": "c42649defaf14903",
+    "rulespecs/lib/18xx.rules": "20f0069d103e482f",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -21,7 +21,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "c42649defaf14903",
+        "rulespecs/lib/18xx.rules": "20f0069d103e482f",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -32,7 +32,7 @@ _TITLE = shared(
     {
         "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
         "rulespecs/18co.rules": "931679e4e3176891",
-        "rulespecs/lib/18xx.rules": "c42649defaf14903",
+        "rulespecs/lib/18xx.rules": "20f0069d103e482f",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_18co",
@@ -459,6 +459,8 @@ class Game(GameBase):
         "sold_out": r_sold_out,
         "release_capital": r_release_capital,
         "stays_open": r_stays_open,
+        "marker_leaves_on_close": r_marker_leaves_on_close,
+        "remove_markers": r_remove_markers,
         "close_privates": r_close_privates,
         "pending_decision": r_pending_decision,
         "require_decision": r_require_decision,

@@ -227,8 +227,10 @@ ROOT = Path(__file__).resolve().parent.parent
 #: token passes moving one way again and again, to where the next move stays; past its end, that cell; in the
 #: model read at a count that is a term up to the market's longest way: exact, no bound of certificates), 44
 #: then (twins67c) tile_color a library function over a hex's field `color`, the hex named by its key (the map's
-#: answer, GameBase.hex_field; in the model an opaque value per hex, as the twin's was), 43
-RECORDED = 43
+#: answer, GameBase.hex_field; in the model an opaque value per hex, as the twin's was), 43; remove_markers a
+#: library procedure over place_marker(X, none) (X's marker off the map: a private's, a corporation's cards'; in the
+#: model nothing, markers outside it, as the twin's), the privates' closing asking marker_leaves_on_close, 42
+RECORDED = 42
 
 #: builtins that became library functions or procedures (one new primitive, bought_this_turn, for two)
 MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "pool_certificates",
@@ -250,7 +252,7 @@ MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "p
          "closed", "ability_window", "would_export", "close_corporation", "in_round", "in_step", "acting", "sell_out",
          "pass_turn", "bid_placed", "bought", "private_sold", "end_step", "home_open", "place_home_token",
          "set_par", "move_price", "in_zone", "end_called", "make_obsolete", "call_round", "price", "token_cost",
-         "price_after_moves", "tile_color"]
+         "price_after_moves", "tile_color", "remove_markers"]
 
 
 #: builtins folded into the map's checks of a company's lay and station: check_lay and check_token of a private
