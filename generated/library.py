@@ -10,7 +10,7 @@ from compiler.runtime.errors import IllegalAction
 # one component per line (not reformatted)
 # fmt: off
 SOURCES = {
-    'rulespecs/lib/18xx.rules': '7a2add5cbcaf0389',
+    'rulespecs/lib/18xx.rules': '90558cc44198d7d8',
     'rulespecs/lib/tiles.rules': 'ef4c137225d3ff46',
 }
 
@@ -2284,9 +2284,15 @@ def r_ability_sold(g, v_company):
     r_owe_ability_decisions(g, v_company, "sold", None)
 
 
+def r_tile_color(g, v_place):
+    """tile_color(hex): the colour of what lies on the hex now: white for an empty or printed hex (a hex the map has not, refused) (library '18xx' function tile_color)"""
+    # at rulespecs/lib/18xx.rules:1235
+    return g.attr(v_place, "color")
+
+
 def r_ability_lay_cost(g, v_company, v_lay):
     """ability_lay_cost(X, lay): what a lay of private X's tile-lay ability costs, in currency units: nothing, or the lay's cost less the ability's `discount` off the tile's part (at least 0) (library '18xx' function ability_lay_cost)"""
-    # at rulespecs/lib/18xx.rules:1236
+    # at rulespecs/lib/18xx.rules:1242
     return (
         0
         if (
@@ -2328,7 +2334,7 @@ def r_ability_lay_cost(g, v_company, v_lay):
 
 def r_ability_spent(g, v_company, v_effect):
     """ability_spent(X, effect): X's first ability of that effect (a tile lay, a station) has been used its `count` times (once where it gives none), or in an operating round its `count_per_operating_round` times (library '18xx' function ability_spent)"""
-    # at rulespecs/lib/18xx.rules:1245
+    # at rulespecs/lib/18xx.rules:1251
     return any(
         (
             (
@@ -2368,7 +2374,7 @@ def r_ability_spent(g, v_company, v_effect):
 
 def r_count_ability_use(g, v_company, v_key):
     """count_ability_use(X, \"key\"): one use more of X's ability of that key, over the game and in this operating round (library '18xx' procedure count_ability_use)"""
-    # at rulespecs/lib/18xx.rules:1251
+    # at rulespecs/lib/18xx.rules:1257
     g.state_put(
         "ability_uses",
         (
@@ -2377,7 +2383,7 @@ def r_count_ability_use(g, v_company, v_key):
         ),
         (g.state_amount("ability_uses", v_company, v_key) + 1),
     )
-    # at rulespecs/lib/18xx.rules:1252
+    # at rulespecs/lib/18xx.rules:1258
     g.state_put(
         "ability_round_uses",
         (
@@ -2390,7 +2396,7 @@ def r_count_ability_use(g, v_company, v_key):
 
 def r_marker_ability(g, v_company):
     """marker_ability(X): X's revenue-marker ability (effect: hex_marker) that its holder uses now: the one whose owner is the holder's kind (a player or a corporation; unset: corporation), else X's first (library '18xx' function marker_ability)"""
-    # at rulespecs/lib/18xx.rules:1261
+    # at rulespecs/lib/18xx.rules:1267
     return (
         g.item(
             [
@@ -2423,7 +2429,7 @@ def r_marker_ability(g, v_company):
 
 def r_marker_for(g, v_owner, v_company):
     """marker_for(owner, X): whether a marker ability of that owner (player, corporation; none: corporation) serves X's holder's kind (library '18xx' function marker_for)"""
-    # at rulespecs/lib/18xx.rules:1266
+    # at rulespecs/lib/18xx.rules:1272
     return (
         g.among("players", g.b_holder_of(v_company))
         if (v_owner == "player")
@@ -2433,7 +2439,7 @@ def r_marker_for(g, v_owner, v_company):
 
 def r_marker_named_by_player(g, v_company):
     """marker_named_by_player(X): whether a player owner names the corporation X's marker serves (its marker_ability's owner is player and it is assigned_to a corporation, or a corporation or a minor), rather than its user placing it (library '18xx' function marker_named_by_player)"""
-    # at rulespecs/lib/18xx.rules:1269
+    # at rulespecs/lib/18xx.rules:1275
     return (g.attr(r_marker_ability(g, v_company), "owner") == "player") and (
         (g.attr(r_marker_ability(g, v_company), "assigned_to") == "corporation")
         or (g.attr(r_marker_ability(g, v_company), "assigned_to") == "corporation_or_minor")
@@ -2442,116 +2448,116 @@ def r_marker_named_by_player(g, v_company):
 
 def r_count_marker_use(g, v_company):
     """count_marker_use(X): X's revenue marker is placed: one use more of its marker_ability (count_ability_use), unless a player owner names the corporation it serves (marker_named_by_player) (library '18xx' procedure count_marker_use)"""
-    # at rulespecs/lib/18xx.rules:1273
+    # at rulespecs/lib/18xx.rules:1279
     if not r_marker_named_by_player(g, v_company):
-        # at rulespecs/lib/18xx.rules:1274
+        # at rulespecs/lib/18xx.rules:1280
         r_count_ability_use(g, v_company, g.attr(r_marker_ability(g, v_company), "key"))
 
 
 def r_ability_lay(g, v_company, v_hex, v_tile, v_rotation):
     """ability_lay(X, hex, tile, rotation): the tile of private X's tile-lay ability on the map for its owning corporation, besides its own lays, at the lay's cost less the ability's discount (ability_lay_cost), paid by X's holder; one use of the ability (refused where its `count` is spent); X closes where the ability says `closes_private: true` (library '18xx' procedure ability_lay)"""
-    # at rulespecs/lib/18xx.rules:1285
+    # at rulespecs/lib/18xx.rules:1291
     if not (any((g.attr(v_a, "effect") == "free_lay") for v_a in g.attr(v_company, "abilities"))):
         raise IllegalAction(
             "the private has no tile lay to give",
             rule="library '18xx' procedure ability_lay",
-            at="rulespecs/lib/18xx.rules:1285",
+            at="rulespecs/lib/18xx.rules:1291",
         )
-    # at rulespecs/lib/18xx.rules:1286
+    # at rulespecs/lib/18xx.rules:1292
     if not (not r_ability_spent(g, v_company, "free_lay")):
         raise IllegalAction(
             "the private's tile lays are used up",
             rule="library '18xx' procedure ability_lay",
-            at="rulespecs/lib/18xx.rules:1286",
+            at="rulespecs/lib/18xx.rules:1292",
         )
-    # at rulespecs/lib/18xx.rules:1287
+    # at rulespecs/lib/18xx.rules:1293
     v_ability = g.item(
         [v_a for v_a in g.attr(v_company, "abilities") if (g.attr(v_a, "effect") == "free_lay")], 0
     )
-    # at rulespecs/lib/18xx.rules:1288
+    # at rulespecs/lib/18xx.rules:1294
     v_lay = g.b_check_lay(v_company, v_hex, v_tile, v_rotation)
-    # at rulespecs/lib/18xx.rules:1289
+    # at rulespecs/lib/18xx.rules:1295
     v_cost = r_ability_lay_cost(g, v_company, v_lay)
-    # at rulespecs/lib/18xx.rules:1290
+    # at rulespecs/lib/18xx.rules:1296
     if not (g.b_cash(g.b_holder_of(v_company)) >= v_cost):
         raise IllegalAction(
             "the private's owner cannot pay for the tile",
             rule="library '18xx' procedure ability_lay",
-            at="rulespecs/lib/18xx.rules:1290",
+            at="rulespecs/lib/18xx.rules:1296",
         )
-    # at rulespecs/lib/18xx.rules:1291
+    # at rulespecs/lib/18xx.rules:1297
     g.transfer(v_cost, g.b_holder_of(v_company), g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1292
+    # at rulespecs/lib/18xx.rules:1298
     r_count_ability_use(g, v_company, g.attr(v_ability, "key"))
-    # at rulespecs/lib/18xx.rules:1293
+    # at rulespecs/lib/18xx.rules:1299
     g.b_lay(v_company, v_lay, v_tile)
-    # at rulespecs/lib/18xx.rules:1294
+    # at rulespecs/lib/18xx.rules:1300
     if g.attr(v_ability, "closes_private") == True:
-        # at rulespecs/lib/18xx.rules:1295
+        # at rulespecs/lib/18xx.rules:1301
         r_close_private(g, v_company)
 
 
 def r_ability_token(g, v_company, v_city):
     """ability_token(X, city): the owning corporation's station token in the city, free, one use of X's station ability (refused where its `count` is spent, or the corporation has no token left); with `extra_token: true`, a token beyond its charter's (library '18xx' procedure ability_token)"""
-    # at rulespecs/lib/18xx.rules:1305
+    # at rulespecs/lib/18xx.rules:1311
     if not (any((g.attr(v_a, "effect") == "free_token") for v_a in g.attr(v_company, "abilities"))):
         raise IllegalAction(
             "the private has no station token to give",
             rule="library '18xx' procedure ability_token",
-            at="rulespecs/lib/18xx.rules:1305",
+            at="rulespecs/lib/18xx.rules:1311",
         )
-    # at rulespecs/lib/18xx.rules:1306
+    # at rulespecs/lib/18xx.rules:1312
     if not (not r_ability_spent(g, v_company, "free_token")):
         raise IllegalAction(
             "the private's token has been placed already",
             rule="library '18xx' procedure ability_token",
-            at="rulespecs/lib/18xx.rules:1306",
+            at="rulespecs/lib/18xx.rules:1312",
         )
-    # at rulespecs/lib/18xx.rules:1307
+    # at rulespecs/lib/18xx.rules:1313
     v_ability = g.item(
         [v_a for v_a in g.attr(v_company, "abilities") if (g.attr(v_a, "effect") == "free_token")],
         0,
     )
-    # at rulespecs/lib/18xx.rules:1308
+    # at rulespecs/lib/18xx.rules:1314
     v_spot = g.b_check_token(v_company, v_city)
-    # at rulespecs/lib/18xx.rules:1309
+    # at rulespecs/lib/18xx.rules:1315
     v_corporation = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:1310
+    # at rulespecs/lib/18xx.rules:1316
     if not (r_tokens_left(g, v_corporation) > 0):
         raise IllegalAction(
             "the corporation has no station token left",
             rule="library '18xx' procedure ability_token",
-            at="rulespecs/lib/18xx.rules:1310",
+            at="rulespecs/lib/18xx.rules:1316",
         )
-    # at rulespecs/lib/18xx.rules:1311
+    # at rulespecs/lib/18xx.rules:1317
     r_count_ability_use(g, v_company, g.attr(v_ability, "key"))
-    # at rulespecs/lib/18xx.rules:1312
+    # at rulespecs/lib/18xx.rules:1318
     if g.attr(v_ability, "extra_token") == True:
-        # at rulespecs/lib/18xx.rules:1313
+        # at rulespecs/lib/18xx.rules:1319
         g.set_attr(v_corporation, "extra_tokens", (g.attr(v_corporation, "extra_tokens") + 1))
-    # at rulespecs/lib/18xx.rules:1315
+    # at rulespecs/lib/18xx.rules:1321
     g.b_place_station(v_corporation, v_spot)
 
 
 def r_return_token(g, v_company, v_city):
     """return_token(X, city): the owning corporation's station in the city back to its charter, one use of X's ability (refused where its `count` is spent); X closes where the ability says `closes_private: true` (library '18xx' procedure return_token)"""
-    # at rulespecs/lib/18xx.rules:1325
+    # at rulespecs/lib/18xx.rules:1331
     if not (
         any((g.attr(v_a, "effect") == "return_token") for v_a in g.attr(v_company, "abilities"))
     ):
         raise IllegalAction(
             "the private has no station token to take back",
             rule="library '18xx' procedure return_token",
-            at="rulespecs/lib/18xx.rules:1325",
+            at="rulespecs/lib/18xx.rules:1331",
         )
-    # at rulespecs/lib/18xx.rules:1326
+    # at rulespecs/lib/18xx.rules:1332
     if not (not r_ability_spent(g, v_company, "return_token")):
         raise IllegalAction(
             "the private's ability has been used",
             rule="library '18xx' procedure return_token",
-            at="rulespecs/lib/18xx.rules:1326",
+            at="rulespecs/lib/18xx.rules:1332",
         )
-    # at rulespecs/lib/18xx.rules:1327
+    # at rulespecs/lib/18xx.rules:1333
     v_ability = g.item(
         [
             v_a
@@ -2560,53 +2566,53 @@ def r_return_token(g, v_company, v_city):
         ],
         0,
     )
-    # at rulespecs/lib/18xx.rules:1328
+    # at rulespecs/lib/18xx.rules:1334
     v_corporation = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:1329
+    # at rulespecs/lib/18xx.rules:1335
     r_remove_station(g, v_corporation, v_city)
-    # at rulespecs/lib/18xx.rules:1330
+    # at rulespecs/lib/18xx.rules:1336
     g.set_attr(v_corporation, "tokens", (g.attr(v_corporation, "tokens") - 1))
-    # at rulespecs/lib/18xx.rules:1331
+    # at rulespecs/lib/18xx.rules:1337
     r_count_ability_use(g, v_company, g.attr(v_ability, "key"))
-    # at rulespecs/lib/18xx.rules:1332
+    # at rulespecs/lib/18xx.rules:1338
     if g.attr(v_ability, "closes_private") == True:
-        # at rulespecs/lib/18xx.rules:1333
+        # at rulespecs/lib/18xx.rules:1339
         r_close_private(g, v_company)
 
 
 def r_take_station(g, v_corporation, v_other):
     """take_station(C, M): C's next free station marker replaces M's station (its first; the others leave the map) in the same city, free of charge; refused where C has no marker left or may not hold a station there (library '18xx' procedure take_station)"""
-    # at rulespecs/lib/18xx.rules:1341
+    # at rulespecs/lib/18xx.rules:1347
     if not (r_tokens_left(g, v_corporation) > 0):
         raise IllegalAction(
             "the company has no station marker left",
             rule="library '18xx' procedure take_station",
-            at="rulespecs/lib/18xx.rules:1341",
+            at="rulespecs/lib/18xx.rules:1347",
         )
-    # at rulespecs/lib/18xx.rules:1342
+    # at rulespecs/lib/18xx.rules:1348
     if not (r_len(g, g.b_stations(v_other)) > 0):
         raise IllegalAction(
             "the company has no station to take",
             rule="library '18xx' procedure take_station",
-            at="rulespecs/lib/18xx.rules:1342",
+            at="rulespecs/lib/18xx.rules:1348",
         )
-    # at rulespecs/lib/18xx.rules:1343
+    # at rulespecs/lib/18xx.rules:1349
     v_city = g.item(g.b_stations(v_other), 0)
-    # at rulespecs/lib/18xx.rules:1344
+    # at rulespecs/lib/18xx.rules:1350
     r_remove_stations(g, v_other)
-    # at rulespecs/lib/18xx.rules:1345
+    # at rulespecs/lib/18xx.rules:1351
     g.b_place_station(v_corporation, g.b_check_token(v_corporation, v_city, True))
 
 
 def r_holds_card(g, v_corporation):
     """holds_card(C): whether C holds an ability card now (each card gives the company that holds it an ability, which C.card_abilities lists) (library '18xx' function holds_card)"""
-    # at rulespecs/lib/18xx.rules:1356
+    # at rulespecs/lib/18xx.rules:1362
     return r_len(g, g.attr(v_corporation, "card_abilities")) > 0
 
 
 def r_has_power(g, v_corporation, v_effect):
     """has_power(C, effect): the ability card C holds has an ability with that effect (never where C holds none) (library '18xx' function has_power)"""
-    # at rulespecs/lib/18xx.rules:1359
+    # at rulespecs/lib/18xx.rules:1365
     return any(
         (g.attr(v_a, "effect") == v_effect) for v_a in g.attr(v_corporation, "card_abilities")
     )
@@ -2614,7 +2620,7 @@ def r_has_power(g, v_corporation, v_effect):
 
 def r_power_value(g, v_corporation, v_effect, v_field):
     """power_value(C, effect, \"field\"): the field of the ability with that effect of the card C holds (its first that gives it), in its own unit; refused where it has none (library '18xx' function power_value)"""
-    # at rulespecs/lib/18xx.rules:1362
+    # at rulespecs/lib/18xx.rules:1368
     return g.item(
         g.item(
             [
@@ -2630,27 +2636,27 @@ def r_power_value(g, v_corporation, v_effect, v_field):
 
 def r_spend_cubes(g, v_corporation, v_n):
     """spend_cubes(C, n): n use cubes come off C's ability card: refused without a card, or with fewer than n left (library '18xx' procedure spend_cubes)"""
-    # at rulespecs/lib/18xx.rules:1370
+    # at rulespecs/lib/18xx.rules:1376
     if not (r_holds_card(g, v_corporation)):
         raise IllegalAction(
             "the company holds no ability card",
             rule="library '18xx' procedure spend_cubes",
-            at="rulespecs/lib/18xx.rules:1370",
+            at="rulespecs/lib/18xx.rules:1376",
         )
-    # at rulespecs/lib/18xx.rules:1371
+    # at rulespecs/lib/18xx.rules:1377
     if not ((v_n >= 1) and (v_n <= g.state_amount("cubes", v_corporation))):
         raise IllegalAction(
             "the card has not that many uses left",
             rule="library '18xx' procedure spend_cubes",
-            at="rulespecs/lib/18xx.rules:1371",
+            at="rulespecs/lib/18xx.rules:1377",
         )
-    # at rulespecs/lib/18xx.rules:1372
+    # at rulespecs/lib/18xx.rules:1378
     g.state_put("cubes", (v_corporation,), (g.state_amount("cubes", v_corporation) - v_n))
 
 
 def r_declared_effects(g):
     """declared_effects(): the effects a company declares the use of, spending its card's cubes (library '18xx' function declared_effects)"""
-    # at rulespecs/lib/18xx.rules:1384
+    # at rulespecs/lib/18xx.rules:1390
     return [
         "train_discount",
         "free_token",
@@ -2664,7 +2670,7 @@ def r_declared_effects(g):
 
 def r_discount_used(g, v_corporation):
     """discount_used(C): a declared train discount of C has been spent on a train from the bank (library '18xx' procedure discount_used)"""
-    # at rulespecs/lib/18xx.rules:1387
+    # at rulespecs/lib/18xx.rules:1393
     g.state_put(
         "declared_uses",
         (
@@ -2677,7 +2683,7 @@ def r_discount_used(g, v_corporation):
 
 def r_bank_price(g, v_corporation, v_train):
     """bank_price(C, T): what C pays the bank for T: its price, less its card's `discount_per_use` (percent) for each use C declared this turn on its `train_discount` ability, rounded down (library '18xx' function bank_price)"""
-    # at rulespecs/lib/18xx.rules:1391
+    # at rulespecs/lib/18xx.rules:1397
     return (
         g.attr(v_train, "price")
         if (g.state_amount("declared_uses", v_corporation, "train_discount") == 0)
@@ -2699,7 +2705,7 @@ def r_bank_price(g, v_corporation, v_train):
 
 def r_sellable(g, v_player, v_corporation):
     """sellable(P, C): the certificates of C that P may sell now (library '18xx' function sellable)"""
-    # at rulespecs/lib/18xx.rules:1487
+    # at rulespecs/lib/18xx.rules:1493
     return [
         v_c
         for v_c in r_held_certificates(g, v_player, v_corporation)
@@ -2737,7 +2743,7 @@ def r_sellable(g, v_player, v_corporation):
 
 def r_share_cost(g, v_corporation, v_source):
     """what one share costs from the source: from the corporation's own holding, its par price where treasury_shares_at says par; else the market price (library '18xx' function share_cost)"""
-    # at rulespecs/lib/18xx.rules:1519
+    # at rulespecs/lib/18xx.rules:1525
     return (
         r_price(g, v_corporation)
         if (v_source == "pool")
@@ -2751,7 +2757,7 @@ def r_share_cost(g, v_corporation, v_source):
 
 def r_payee(g, v_corporation, v_source):
     """who is paid for a certificate bought from the source: the bank for the pool; for the IPO the corporation under incremental capitalisation, else the bank (full: it receives its capital when it floats; partial: a part when it floats, the rest on release_capital; by_title: the title's own rules pay it); for the corporation's treasury the corporation, unless by_title (library '18xx' function payee)"""
-    # at rulespecs/lib/18xx.rules:1529
+    # at rulespecs/lib/18xx.rules:1535
     return (
         g.name("bank")
         if (v_source == "pool")
@@ -2775,49 +2781,49 @@ def r_payee(g, v_corporation, v_source):
 
 def r_price_drop_on_sale(g, v_seller, v_corporation, v_shares, v_sold):
     """Move the price down after a sale, as the title's sell_price_drop says (library '18xx' procedure price_drop_on_sale)"""
-    # at rulespecs/lib/18xx.rules:1576
+    # at rulespecs/lib/18xx.rules:1582
     if g.param("sell_price_drop") == "once_per_round":
-        # at rulespecs/lib/18xx.rules:1579
+        # at rulespecs/lib/18xx.rules:1585
         if not any(g.state_has("sold_this_round", v_q, v_corporation) for v_q in g.name("players")):
-            # at rulespecs/lib/18xx.rules:1580
+            # at rulespecs/lib/18xx.rules:1586
             r_market_move(g, v_corporation, "down")
     elif g.param("sell_price_drop") == "per_share":
-        # at rulespecs/lib/18xx.rules:1584
+        # at rulespecs/lib/18xx.rules:1590
         for v_k in range(1, (v_sold) + 1):
-            # at rulespecs/lib/18xx.rules:1585
+            # at rulespecs/lib/18xx.rules:1591
             r_market_move(g, v_corporation, "down")
     elif g.param("sell_price_drop") == "per_sale":
-        # at rulespecs/lib/18xx.rules:1589
+        # at rulespecs/lib/18xx.rules:1595
         r_market_move(g, v_corporation, "down")
     elif g.param("sell_price_drop") == "per_sale_by_president":
-        # at rulespecs/lib/18xx.rules:1592
+        # at rulespecs/lib/18xx.rules:1598
         if r_sold_by_president(g, v_seller, v_corporation, v_shares):
-            # at rulespecs/lib/18xx.rules:1593
+            # at rulespecs/lib/18xx.rules:1599
             r_market_move(g, v_corporation, "down")
     elif g.param("sell_price_drop") == "per_share_when_several_else_president":
-        # at rulespecs/lib/18xx.rules:1598
+        # at rulespecs/lib/18xx.rules:1604
         if v_sold > 1:
-            # at rulespecs/lib/18xx.rules:1599
+            # at rulespecs/lib/18xx.rules:1605
             for v_k in range(1, (v_sold) + 1):
-                # at rulespecs/lib/18xx.rules:1600
+                # at rulespecs/lib/18xx.rules:1606
                 r_market_move(g, v_corporation, "down")
         elif r_sold_by_president(g, v_seller, v_corporation, v_shares):
-            # at rulespecs/lib/18xx.rules:1603
+            # at rulespecs/lib/18xx.rules:1609
             r_market_move(g, v_corporation, "down")
     elif g.param("sell_price_drop") == None:
         pass
     else:
-        # at rulespecs/lib/18xx.rules:1576
+        # at rulespecs/lib/18xx.rules:1582
         raise IllegalAction(
             "no case of this match holds the value of `sell_price_drop`",
             rule="library '18xx' procedure price_drop_on_sale",
-            at="rulespecs/lib/18xx.rules:1576",
+            at="rulespecs/lib/18xx.rules:1582",
         )
 
 
 def r_sold_by_president(g, v_seller, v_corporation, v_shares):
     """the seller presided the corporation when he sold: he presides it, or he sold its president's certificate (the presidency then passing to another holder) (library '18xx' function sold_by_president)"""
-    # at rulespecs/lib/18xx.rules:1612
+    # at rulespecs/lib/18xx.rules:1618
     return (r_president(g, v_corporation) == v_seller) or (
         r_president_certificate(g, v_corporation) in v_shares
     )
@@ -2825,7 +2831,7 @@ def r_sold_by_president(g, v_seller, v_corporation, v_shares):
 
 def r_tokens_left(g, v_corporation):
     """tokens_left(C): the station tokens C has not placed: its charter's and its extra ones, less those on the map and those taken from the right of its charter (library '18xx' function tokens_left)"""
-    # at rulespecs/lib/18xx.rules:1652
+    # at rulespecs/lib/18xx.rules:1658
     return (
         (g.attr(v_corporation, "charter_tokens") + g.attr(v_corporation, "extra_tokens"))
         - g.attr(v_corporation, "tokens")
@@ -2834,7 +2840,7 @@ def r_tokens_left(g, v_corporation):
 
 def r_charter_token_price(g, v_corporation, v_place):
     """charter_token_price(C, n): the printed price of the station token in place n (from 0) of C's charter; 0 where the charter has no such place (library '18xx' function charter_token_price)"""
-    # at rulespecs/lib/18xx.rules:1655
+    # at rulespecs/lib/18xx.rules:1661
     return (
         g.item(g.attr(v_corporation, "token_prices"), v_place)
         if ((v_place >= 0) and (v_place < g.attr(v_corporation, "charter_tokens")))
@@ -2844,7 +2850,7 @@ def r_charter_token_price(g, v_corporation, v_place):
 
 def r_next_token_cost(g, v_corporation):
     """next_token_cost(C): the price of C's next station token: the first of its charter's not placed (library '18xx' function next_token_cost)"""
-    # at rulespecs/lib/18xx.rules:1658
+    # at rulespecs/lib/18xx.rules:1664
     return r_charter_token_price(
         g, v_corporation, (g.attr(v_corporation, "tokens") - g.attr(v_corporation, "extra_tokens"))
     )
@@ -2852,7 +2858,7 @@ def r_next_token_cost(g, v_corporation):
 
 def r_last_token_cost(g, v_corporation):
     """last_token_cost(C): the printed price of the last station token C placed from its charter (what a token taken back to the charter refunds: it returns to that place) (library '18xx' function last_token_cost)"""
-    # at rulespecs/lib/18xx.rules:1661
+    # at rulespecs/lib/18xx.rules:1667
     return r_charter_token_price(
         g,
         v_corporation,
@@ -2862,7 +2868,7 @@ def r_last_token_cost(g, v_corporation):
 
 def r_slot_abilities(g, v_corporation, v_spot):
     """slot_abilities(C, spot): C's reserved_slot abilities for the spot's hex, in the rulespec's order (library '18xx' function slot_abilities)"""
-    # at rulespecs/lib/18xx.rules:1671
+    # at rulespecs/lib/18xx.rules:1677
     return [
         v_a
         for v_a in g.attr(v_corporation, "abilities")
@@ -2875,7 +2881,7 @@ def r_slot_abilities(g, v_corporation, v_spot):
 
 def r_kept_slot(g, v_corporation, v_spot):
     """kept_slot(C, spot): the first of C's reserved_slot abilities for the spot's hex keeps the slot for C now at a price of its own: the reservation is C's, or the ability is `lasting`, and it gives a `price` (library '18xx' function kept_slot)"""
-    # at rulespecs/lib/18xx.rules:1674
+    # at rulespecs/lib/18xx.rules:1680
     return (
         (r_len(g, r_slot_abilities(g, v_corporation, v_spot)) > 0)
         and (
@@ -2887,7 +2893,7 @@ def r_kept_slot(g, v_corporation, v_spot):
 
 def r_token_cost(g, v_corporation, v_spot):
     """token_cost(C, spot): what C's station token in `spot` costs: nothing with a free_token use declared this turn; in a slot one of its abilities keeps for it (kept_slot), the ability's price, or its teleport_price where C has no route to it; else the price of its next token (library '18xx' function token_cost)"""
-    # at rulespecs/lib/18xx.rules:1678
+    # at rulespecs/lib/18xx.rules:1684
     return (
         0
         if (g.state_amount("declared_uses", v_corporation, "free_token") > 0)
@@ -2913,7 +2919,7 @@ def r_token_cost(g, v_corporation, v_spot):
 
 def r_home_open(g, v_corporation):
     """home_open(C): C's home station stands on the map already or has somewhere to go now: its printed home's city, or, for a home chosen when the company floats, some city with an open slot for it (library '18xx' function home_open)"""
-    # at rulespecs/lib/18xx.rules:1690
+    # at rulespecs/lib/18xx.rules:1696
     return (g.attr(v_corporation, "tokens") > 0) or any(
         True for v_spot in g.b_home_spots(v_corporation)
     )
@@ -2921,22 +2927,22 @@ def r_home_open(g, v_corporation):
 
 def r_place_home_token(g, v_company):
     """place_home_token(C): C's first token, free, in its home station: its printed home's city (unless its station stands there already); a home chosen when it floats is a place_token decision C owes (library '18xx' procedure place_home_token)"""
-    # at rulespecs/lib/18xx.rules:1693
+    # at rulespecs/lib/18xx.rules:1699
     if g.attr(v_company, "home") == "chosen_on_float":
-        # at rulespecs/lib/18xx.rules:1694
+        # at rulespecs/lib/18xx.rules:1700
         r_require_decision(g, v_company, "place_token")
     else:
-        # at rulespecs/lib/18xx.rules:1696
+        # at rulespecs/lib/18xx.rules:1702
         for v_spot in g.b_home_spots(v_company):
-            # at rulespecs/lib/18xx.rules:1697
+            # at rulespecs/lib/18xx.rules:1703
             g.b_place_station(v_company, v_spot)
 
 
 def r_set_revenue(g, v_corporation, v_amount):
     """set_revenue(C, x): C's trains earned x in this run: its revenue; a declared longer_trains use of C is spent (library '18xx' procedure set_revenue)"""
-    # at rulespecs/lib/18xx.rules:1718
+    # at rulespecs/lib/18xx.rules:1724
     g.set_attr(v_corporation, "revenue", v_amount)
-    # at rulespecs/lib/18xx.rules:1719
+    # at rulespecs/lib/18xx.rules:1725
     g.state_put(
         "declared_uses",
         (
@@ -2945,60 +2951,60 @@ def r_set_revenue(g, v_corporation, v_amount):
         ),
         0,
     )
-    # at rulespecs/lib/18xx.rules:1720
+    # at rulespecs/lib/18xx.rules:1726
     g.state_put("total_revenue", (), (g.state_amount("total_revenue") + v_amount))
 
 
 def a_run_routes(g, v_corporation, v_routes):
     """Run trains (§\"Running Trains\")"""
-    # at rulespecs/lib/18xx.rules:1724
+    # at rulespecs/lib/18xx.rules:1730
     if not (r_in_step(g, v_corporation, "run_routes")):
         raise IllegalAction(
             "trains run after track and tokens",
             rule='§"Running Trains"',
-            at="rulespecs/lib/18xx.rules:1724",
+            at="rulespecs/lib/18xx.rules:1730",
         )
-    # at rulespecs/lib/18xx.rules:1725
+    # at rulespecs/lib/18xx.rules:1731
     r_set_revenue(g, v_corporation, g.b_route_revenue(v_corporation, v_routes))
-    # at rulespecs/lib/18xx.rules:1726
+    # at rulespecs/lib/18xx.rules:1732
     r_end_step(g, v_corporation)
 
 
 def a_dividend(g, v_corporation, v_kind):
     """Pay out, withhold or pay half (§\"Paying Dividends\")"""
-    # at rulespecs/lib/18xx.rules:1741
+    # at rulespecs/lib/18xx.rules:1747
     if not (r_in_step(g, v_corporation, "dividend")):
         raise IllegalAction(
             "revenue is disposed of after the trains run",
             rule='§"Paying Dividends"',
-            at="rulespecs/lib/18xx.rules:1741",
+            at="rulespecs/lib/18xx.rules:1747",
         )
-    # at rulespecs/lib/18xx.rules:1742
+    # at rulespecs/lib/18xx.rules:1748
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
             "the title does not allow that",
             rule='§"Paying Dividends"',
-            at="rulespecs/lib/18xx.rules:1742",
+            at="rulespecs/lib/18xx.rules:1748",
         )
-    # at rulespecs/lib/18xx.rules:1743
+    # at rulespecs/lib/18xx.rules:1749
     v_revenue = r_revenue(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:1744
+    # at rulespecs/lib/18xx.rules:1750
     v_paid = (
         v_revenue if (v_kind == "payout") else (r_half(g, v_revenue) if (v_kind == "half") else 0)
     )
-    # at rulespecs/lib/18xx.rules:1745
+    # at rulespecs/lib/18xx.rules:1751
     g.transfer((v_revenue - v_paid), g.name("bank"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1746
+    # at rulespecs/lib/18xx.rules:1752
     r_pay_dividends(g, v_corporation, v_paid)
-    # at rulespecs/lib/18xx.rules:1747
+    # at rulespecs/lib/18xx.rules:1753
     r_dividend_price_move(g, v_corporation, v_kind, v_paid)
-    # at rulespecs/lib/18xx.rules:1748
+    # at rulespecs/lib/18xx.rules:1754
     r_end_step(g, v_corporation)
 
 
 def r_half(g, v_revenue):
     """the shareholders' part of a half payout, by the title's half_pay_rounding (library '18xx' function half)"""
-    # at rulespecs/lib/18xx.rules:1754
+    # at rulespecs/lib/18xx.rules:1760
     return (
         r_min(g, v_revenue, (((v_revenue + 19) // 20) * 10))
         if (g.param("half_pay_rounding") == "shareholders_get_larger_ten")
@@ -3008,13 +3014,13 @@ def r_half(g, v_revenue):
 
 def r_pay_dividends(g, v_corporation, v_paid):
     """Pay each holding its share of the dividends (§\"Paying Dividends\")"""
-    # at rulespecs/lib/18xx.rules:1762
+    # at rulespecs/lib/18xx.rules:1768
     for v_c in g.attr(v_corporation, "certificates"):
-        # at rulespecs/lib/18xx.rules:1763
+        # at rulespecs/lib/18xx.rules:1769
         v_holder = g.b_holder_of(v_c)
-        # at rulespecs/lib/18xx.rules:1764
+        # at rulespecs/lib/18xx.rules:1770
         if r_opens_holding(g, v_c) and (v_holder != g.name("scrap")):
-            # at rulespecs/lib/18xx.rules:1765
+            # at rulespecs/lib/18xx.rules:1771
             g.transfer(
                 r_pay_per_share(g, v_corporation, v_holder, v_paid),
                 g.name("bank"),
@@ -3024,7 +3030,7 @@ def r_pay_dividends(g, v_corporation, v_paid):
 
 def r_dividend_payee(g, v_holder, v_corporation):
     """who receives the dividend of a holding: players themselves; the pool's and the treasury's shares as the title says; the IPO's (full or partial capitalisation) the bank keeps (library '18xx' function dividend_payee)"""
-    # at rulespecs/lib/18xx.rules:1775
+    # at rulespecs/lib/18xx.rules:1781
     return (
         g.name("bank")
         if (v_holder == g.name("initial_offering"))
@@ -3042,27 +3048,27 @@ def r_dividend_payee(g, v_holder, v_corporation):
 
 def r_end_called(g):
     """end_called(): whether the game's end has been called (an end condition of game_end was met) (library '18xx' function end_called)"""
-    # at rulespecs/lib/18xx.rules:1804
+    # at rulespecs/lib/18xx.rules:1810
     return g.g["end_reason"] != None
 
 
 def r_move_train_marker(g, v_corporation):
     """move_train_marker(C): C bought a train from the bank that moves the train purchase marker: the marker goes beside C's round marker, unless the game's end has been called (it then stays put) (library '18xx' procedure move_train_marker)"""
-    # at rulespecs/lib/18xx.rules:1807
+    # at rulespecs/lib/18xx.rules:1813
     if not r_end_called(g):
-        # at rulespecs/lib/18xx.rules:1808
+        # at rulespecs/lib/18xx.rules:1814
         for v_c in g.name("corporations"):
-            # at rulespecs/lib/18xx.rules:1809
+            # at rulespecs/lib/18xx.rules:1815
             g.state_set("train_marker", (v_c,), (v_c == v_corporation))
-        # at rulespecs/lib/18xx.rules:1811
+        # at rulespecs/lib/18xx.rules:1817
         for v_m in g.name("minors"):
-            # at rulespecs/lib/18xx.rules:1812
+            # at rulespecs/lib/18xx.rules:1818
             g.state_set("train_marker", (v_m,), (v_m == v_corporation))
 
 
 def r_would_export(g, v_corporation):
     """would_export(C): C's turn ending now without a train from the bank would export the rest of the type the bank sells first (train_export: C holds the train purchase marker, its turn is not one resumed after a stock round, the game's end is not called, and that type may be exported) (library '18xx' function would_export)"""
-    # at rulespecs/lib/18xx.rules:1818
+    # at rulespecs/lib/18xx.rules:1824
     return (
         (
             (
@@ -3083,87 +3089,87 @@ def r_would_export(g, v_corporation):
 
 def r_trade_in(g, v_corporation, v_train, v_price, v_exchange):
     """A train traded in for one the bank sells, at the discount the new train gives it (supplement from \"18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)\")"""
-    # at rulespecs/lib/18xx.rules:1886
+    # at rulespecs/lib/18xx.rules:1892
     if not ((g.b_holder_of(v_train) == g.name("depot")) and (v_train in g.b_available_trains())):
         raise IllegalAction(
             "a train is traded in only for one the bank sells now",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1886",
+            at="rulespecs/lib/18xx.rules:1892",
         )
-    # at rulespecs/lib/18xx.rules:1887
+    # at rulespecs/lib/18xx.rules:1893
     if not (g.b_holder_of(v_exchange) == v_corporation):
         raise IllegalAction(
             "the corporation trades in only a train it owns",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1887",
+            at="rulespecs/lib/18xx.rules:1893",
         )
-    # at rulespecs/lib/18xx.rules:1888
+    # at rulespecs/lib/18xx.rules:1894
     v_discount = r_trade_in_discount(g, v_train, v_exchange)
-    # at rulespecs/lib/18xx.rules:1889
+    # at rulespecs/lib/18xx.rules:1895
     if not (v_discount > 0):
         raise IllegalAction(
             "the new train takes no train of that type in trade",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1889",
+            at="rulespecs/lib/18xx.rules:1895",
         )
-    # at rulespecs/lib/18xx.rules:1890
+    # at rulespecs/lib/18xx.rules:1896
     if not (g.state_amount("bank_buys_this_turn") < g.param("bank_trains_per_turn")):
         raise IllegalAction(
             "no more trains from the bank this turn",
             rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:1890",
+            at="rulespecs/lib/18xx.rules:1896",
         )
-    # at rulespecs/lib/18xx.rules:1891
+    # at rulespecs/lib/18xx.rules:1897
     if not (v_price == (g.attr(v_train, "price") - v_discount)):
         raise IllegalAction(
             "a trade-in pays the printed price less the discount",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1891",
+            at="rulespecs/lib/18xx.rules:1897",
         )
-    # at rulespecs/lib/18xx.rules:1892
+    # at rulespecs/lib/18xx.rules:1898
     if not (g.b_cash(v_corporation) >= v_price):
         raise IllegalAction(
             "the corporation cannot pay for the train",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1892",
+            at="rulespecs/lib/18xx.rules:1898",
         )
-    # at rulespecs/lib/18xx.rules:1893
+    # at rulespecs/lib/18xx.rules:1899
     g.move(v_exchange, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1894
+    # at rulespecs/lib/18xx.rules:1900
     g.transfer(v_price, v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1895
+    # at rulespecs/lib/18xx.rules:1901
     g.move(v_train, g.name("depot"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1896
+    # at rulespecs/lib/18xx.rules:1902
     g.b_train_bought(v_corporation, v_train, True)
 
 
 def a_discard_train(g, v_corporation, v_train):
     """Discard a train over the train limit (library '18xx' action discard_train)"""
-    # at rulespecs/lib/18xx.rules:1900
+    # at rulespecs/lib/18xx.rules:1906
     if not (r_pending_decision(g, v_corporation, "discard_train")):
         raise IllegalAction(
             "only a corporation over the train limit discards",
             rule="library '18xx' action discard_train",
-            at="rulespecs/lib/18xx.rules:1900",
+            at="rulespecs/lib/18xx.rules:1906",
         )
-    # at rulespecs/lib/18xx.rules:1901
+    # at rulespecs/lib/18xx.rules:1907
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
             "the corporation does not own that train",
             rule="library '18xx' action discard_train",
-            at="rulespecs/lib/18xx.rules:1901",
+            at="rulespecs/lib/18xx.rules:1907",
         )
-    # at rulespecs/lib/18xx.rules:1902
+    # at rulespecs/lib/18xx.rules:1908
     g.move(v_train, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1903
+    # at rulespecs/lib/18xx.rules:1909
     if r_limit_trains(g, v_corporation) <= r_train_limit(g, v_corporation):
-        # at rulespecs/lib/18xx.rules:1904
+        # at rulespecs/lib/18xx.rules:1910
         r_resolve_decision(g, v_corporation, "discard_train")
 
 
 def r_emergency_need(g, v_player):
     """what the president still lacks for the train: the price emergency_sale_minimum names, less his cash and the operating corporation's (library '18xx' function emergency_need)"""
-    # at rulespecs/lib/18xx.rules:1931
+    # at rulespecs/lib/18xx.rules:1937
     return (
         (
             r_dearest_train_price(g)
@@ -3180,7 +3186,7 @@ def r_forced_purchase_help(g, v_corporation, v_price):
 
 def r_forced_shortfall(g, v_corporation):
     """What the corporation still lacks for the cheapest train it must buy after forced_purchase_help, none here (0 where it need not buy one) (library '18xx' function forced_shortfall)"""
-    # at rulespecs/lib/18xx.rules:1947
+    # at rulespecs/lib/18xx.rules:1953
     return (
         r_max(g, 0, (r_cheapest_train_price(g) - g.b_cash(v_corporation)))
         if r_must_buy_train(g, v_corporation)
@@ -3190,85 +3196,85 @@ def r_forced_shortfall(g, v_corporation):
 
 def r_rust_trains(g, v_train_type):
     """rust_trains(T): every train of type T leaves the game (to the scrap heap), whoever holds it (library '18xx' procedure rust_trains)"""
-    # at rulespecs/lib/18xx.rules:1952
+    # at rulespecs/lib/18xx.rules:1958
     for v_t in g.name("all_trains"):
-        # at rulespecs/lib/18xx.rules:1953
+        # at rulespecs/lib/18xx.rules:1959
         if (g.attr(v_t, "name") == v_train_type) and (g.b_holder_of(v_t) != g.name("scrap")):
-            # at rulespecs/lib/18xx.rules:1954
+            # at rulespecs/lib/18xx.rules:1960
             g.move(v_t, g.b_holder_of(v_t), g.name("scrap"))
 
 
 def r_make_obsolete(g, v_train_type):
     """make_obsolete(T): the trains of type T are phased out: each runs once more and leaves (library '18xx' procedure make_obsolete)"""
-    # at rulespecs/lib/18xx.rules:1965
+    # at rulespecs/lib/18xx.rules:1971
     g.state_set("obsolete_trains", (v_train_type,), True)
 
 
 def r_call_round(g, v_name):
     """call_round(R): the special round R is held after the current set of operating rounds (and any acquisition round), before the stock round; once in a game (library '18xx' procedure call_round)"""
-    # at rulespecs/lib/18xx.rules:1978
+    # at rulespecs/lib/18xx.rules:1984
     if not g.state_has("rounds_held", v_name):
-        # at rulespecs/lib/18xx.rules:1979
+        # at rulespecs/lib/18xx.rules:1985
         g.state_set("round_due", (v_name,), True)
 
 
 def r_on_first_train(g, v_train):
     """The first train of a type: older trains become obsolete or rust, and the phase it begins starts (library '18xx' procedure on_first_train)"""
-    # at rulespecs/lib/18xx.rules:1990
+    # at rulespecs/lib/18xx.rules:1996
     for v_card in g.name("train_cards"):
-        # at rulespecs/lib/18xx.rules:1991
+        # at rulespecs/lib/18xx.rules:1997
         if g.attr(v_card, "obsolete_on") == g.attr(v_train, "name"):
-            # at rulespecs/lib/18xx.rules:1992
+            # at rulespecs/lib/18xx.rules:1998
             r_make_obsolete(g, g.attr(v_card, "key"))
-        # at rulespecs/lib/18xx.rules:1994
+        # at rulespecs/lib/18xx.rules:2000
         if g.attr(v_train, "name") in g.attr(v_card, "rusts_on"):
-            # at rulespecs/lib/18xx.rules:1995
+            # at rulespecs/lib/18xx.rules:2001
             r_rust_trains(g, g.attr(v_card, "key"))
-    # at rulespecs/lib/18xx.rules:1998
+    # at rulespecs/lib/18xx.rules:2004
     for v_p in g.name("phases"):
-        # at rulespecs/lib/18xx.rules:1999
+        # at rulespecs/lib/18xx.rules:2005
         if (g.attr(v_train, "name") in g.attr(v_p, "on_train")) and (
             not r_phase_at_least(g, g.attr(v_p, "key"))
         ):
-            # at rulespecs/lib/18xx.rules:2000
+            # at rulespecs/lib/18xx.rules:2006
             g.b_enter_phase(g.attr(v_p, "key"))
-    # at rulespecs/lib/18xx.rules:2003
+    # at rulespecs/lib/18xx.rules:2009
     g.emit("first_train", v_train)
 
 
 def r_take_presidency(g, v_corporation):
     """A holder with more than the president takes the presidency, giving shares worth the president's certificate (library '18xx' procedure take_presidency)"""
-    # at rulespecs/lib/18xx.rules:2018
+    # at rulespecs/lib/18xx.rules:2024
     for v_president in g.name("players"):
-        # at rulespecs/lib/18xx.rules:2019
+        # at rulespecs/lib/18xx.rules:2025
         if g.b_holder_of(r_president_certificate(g, v_corporation)) == v_president:
-            # at rulespecs/lib/18xx.rules:2020
+            # at rulespecs/lib/18xx.rules:2026
             r_hand_over_to_challenger(g, v_corporation, v_president, 0)
 
 
 def r_hand_over_to_challenger(g, v_corporation, v_president, v_sold):
     """The holder who takes the presidency from the president, were he to hold n percent less, takes it by the exchange (library '18xx' procedure hand_over_to_challenger)"""
-    # at rulespecs/lib/18xx.rules:2031
+    # at rulespecs/lib/18xx.rules:2037
     for v_holder in g.b_presidency_challengers(v_corporation, v_president, v_sold):
-        # at rulespecs/lib/18xx.rules:2032
+        # at rulespecs/lib/18xx.rules:2038
         r_exchange_presidency(g, v_corporation, v_president, v_holder)
 
 
 def r_exchange_presidency(g, v_corporation, v_president, v_challenger):
     """The challenger gives the president ordinary certificates worth the president's certificate and takes it (library '18xx' procedure exchange_presidency)"""
-    # at rulespecs/lib/18xx.rules:2038
+    # at rulespecs/lib/18xx.rules:2044
     for v_c in g.b_exchange_given(v_corporation, v_challenger):
-        # at rulespecs/lib/18xx.rules:2039
+        # at rulespecs/lib/18xx.rules:2045
         g.move(v_c, v_challenger, v_president)
-    # at rulespecs/lib/18xx.rules:2041
+    # at rulespecs/lib/18xx.rules:2047
     g.move(r_president_certificate(g, v_corporation), v_president, v_challenger)
-    # at rulespecs/lib/18xx.rules:2042
+    # at rulespecs/lib/18xx.rules:2048
     g.emit("president_changed", v_corporation, v_president, v_challenger)
 
 
 def r_can_hand_over_presidency(g, v_corporation, v_player, v_sold):
     """can_hand_over_presidency(C, P, n): P holds C's president's certificate, and were he to hold n percent less, a holder would take it from him (hand_over_presidency) (library '18xx' function can_hand_over_presidency)"""
-    # at rulespecs/lib/18xx.rules:2049
+    # at rulespecs/lib/18xx.rules:2055
     return (g.b_holder_of(r_president_certificate(g, v_corporation)) == v_player) and (
         r_len(g, g.b_presidency_challengers(v_corporation, v_player, v_sold)) > 0
     )
@@ -3276,49 +3282,49 @@ def r_can_hand_over_presidency(g, v_corporation, v_player, v_sold):
 
 def r_hand_over_presidency(g, v_corporation, v_player, v_sold):
     """P, C's president, sells n percent of C, his president's certificate among it: the holder who then holds the most, more than P's n percent less, takes the president's certificate and gives P certificates worth it, which P may then sell (library '18xx' procedure hand_over_presidency)"""
-    # at rulespecs/lib/18xx.rules:2054
+    # at rulespecs/lib/18xx.rules:2060
     if not (g.b_holder_of(r_president_certificate(g, v_corporation)) == v_player):
         raise IllegalAction(
             "the seller does not hold the president's certificate",
             rule="library '18xx' procedure hand_over_presidency",
-            at="rulespecs/lib/18xx.rules:2054",
+            at="rulespecs/lib/18xx.rules:2060",
         )
-    # at rulespecs/lib/18xx.rules:2056
+    # at rulespecs/lib/18xx.rules:2062
     if not (r_can_hand_over_presidency(g, v_corporation, v_player, v_sold)):
         raise IllegalAction(
             "the sale would hand the presidency to nobody: no other holder would then hold more, with certificates worth the president's certificate",
             rule="library '18xx' procedure hand_over_presidency",
-            at="rulespecs/lib/18xx.rules:2056",
+            at="rulespecs/lib/18xx.rules:2062",
         )
-    # at rulespecs/lib/18xx.rules:2058
+    # at rulespecs/lib/18xx.rules:2064
     r_hand_over_to_challenger(g, v_corporation, v_player, v_sold)
-    # at rulespecs/lib/18xx.rules:2060
+    # at rulespecs/lib/18xx.rules:2066
     if not (g.b_holder_of(r_president_certificate(g, v_corporation)) != v_player):
         raise IllegalAction(
             "the president's certificate found no taker",
             rule="library '18xx' procedure hand_over_presidency",
-            at="rulespecs/lib/18xx.rules:2060",
+            at="rulespecs/lib/18xx.rules:2066",
         )
 
 
 def a_end_game(g, v_player):
     """The players end the game by agreement (assumed \"no rulebook ends a game by agreement, yet players do (18xx.games records it as end_game, reason manually_ended): the game ends at once and each player scores his holdings as they stand, by the title's own end scoring\")"""
-    # at rulespecs/lib/18xx.rules:2068
+    # at rulespecs/lib/18xx.rules:2074
     if not (not r_in_round(g, "draft")):
         raise IllegalAction(
             "the game cannot end by agreement before its opening draft is over",
             rule="assumed \"a draft's picks are paid for and owned only when it ends: a game ended in it would leave companies picked and nobody's\"",
-            at="rulespecs/lib/18xx.rules:2068",
+            at="rulespecs/lib/18xx.rules:2074",
         )
-    # at rulespecs/lib/18xx.rules:2070
+    # at rulespecs/lib/18xx.rules:2076
     g.b_end_game_now("agreement")
 
 
 def r_check_take_over(g, v_corporation):
     """A corporation holding another's president's certificate takes it over, at once (library '18xx' procedure check_take_over)"""
-    # at rulespecs/lib/18xx.rules:2081
+    # at rulespecs/lib/18xx.rules:2087
     v_owner = g.b_holder_of(r_president_certificate(g, v_corporation))
-    # at rulespecs/lib/18xx.rules:2083
+    # at rulespecs/lib/18xx.rules:2089
     if (
         (
             (g.among("corporations", v_owner) and (v_owner != v_corporation))
@@ -3326,27 +3332,27 @@ def r_check_take_over(g, v_corporation):
         )
         and (not r_closed(g, v_owner))
     ) and (not r_closed(g, v_corporation)):
-        # at rulespecs/lib/18xx.rules:2085
+        # at rulespecs/lib/18xx.rules:2091
         r_take_over(g, v_owner, v_corporation)
 
 
 def r_take_over_stations(g, v_owner, v_owned, v_swaps):
     """take_over_stations(O, C, n): C's stations in hexes where O has one leave the map; where n > 0, C has stations left and O tokens, O's president chooses up to n of them to replace with O's own, free (a pending place_token; pass to replace no more); the rest leave the map when the choice is over (library '18xx' procedure take_over_stations)"""
-    # at rulespecs/lib/18xx.rules:2099
+    # at rulespecs/lib/18xx.rules:2105
     v_total = r_len(g, g.b_stations(v_owned))
-    # at rulespecs/lib/18xx.rules:2100
+    # at rulespecs/lib/18xx.rules:2106
     v_shared = [
         v_city
         for v_city in g.b_stations(v_owned)
         if any((g.b_part(v_c, "-", 0) == g.b_part(v_city, "-", 0)) for v_c in g.b_stations(v_owner))
     ]
-    # at rulespecs/lib/18xx.rules:2101
+    # at rulespecs/lib/18xx.rules:2107
     for v_city in v_shared:
-        # at rulespecs/lib/18xx.rules:2102
+        # at rulespecs/lib/18xx.rules:2108
         r_remove_station(g, v_owned, v_city)
-    # at rulespecs/lib/18xx.rules:2104
+    # at rulespecs/lib/18xx.rules:2110
     if ((v_swaps > 0) and (v_total > r_len(g, v_shared))) and (r_tokens_left(g, v_owner) > 0):
-        # at rulespecs/lib/18xx.rules:2105
+        # at rulespecs/lib/18xx.rules:2111
         g.list_append(
             "station_swaps",
             (
@@ -3354,7 +3360,7 @@ def r_take_over_stations(g, v_owner, v_owned, v_swaps):
                 v_owned,
             ),
         )
-        # at rulespecs/lib/18xx.rules:2106
+        # at rulespecs/lib/18xx.rules:2112
         g.state_put(
             "station_swaps_left",
             (
@@ -3363,13 +3369,13 @@ def r_take_over_stations(g, v_owner, v_owned, v_swaps):
             ),
             v_swaps,
         )
-        # at rulespecs/lib/18xx.rules:2107
+        # at rulespecs/lib/18xx.rules:2113
         r_require_decision(g, v_owner, "place_token")
 
 
 def r_station_choice_open(g, v_corporation):
     """station_choice_open(C): C's president chooses among the stations of a corporation C took over now (a pass replaces no more of them) (library '18xx' function station_choice_open)"""
-    # at rulespecs/lib/18xx.rules:2113
+    # at rulespecs/lib/18xx.rules:2119
     return any(
         g.list_first_for(
             "station_swaps",
@@ -3384,7 +3390,7 @@ def r_station_choice_open(g, v_corporation):
 
 def r_takeover_station(g, v_corporation, v_city):
     """takeover_station(C, city): the city holds a station of the corporation C has taken over whose stations C's president chooses among now (the first such take-over of C's) (library '18xx' function takeover_station)"""
-    # at rulespecs/lib/18xx.rules:2117
+    # at rulespecs/lib/18xx.rules:2123
     return any(
         (
             g.list_first_for(
@@ -3402,7 +3408,7 @@ def r_takeover_station(g, v_corporation, v_city):
 
 def r_swap_station(g, v_corporation, v_city):
     """swap_station(C, city): the station in the city of the corporation C took over becomes C's, free, counted off the far end of C's charter; when C may replace no more (the limit, no station left, no token left) the choice is over (end_station_swap) (library '18xx' procedure swap_station)"""
-    # at rulespecs/lib/18xx.rules:2121
+    # at rulespecs/lib/18xx.rules:2127
     for v_owned in [
         v_c
         for v_c in g.name("corporations")
@@ -3414,17 +3420,17 @@ def r_swap_station(g, v_corporation, v_city):
             ),
         )
     ]:
-        # at rulespecs/lib/18xx.rules:2122
+        # at rulespecs/lib/18xx.rules:2128
         g.b_hand_over_station(v_owned, v_corporation, v_city)
-        # at rulespecs/lib/18xx.rules:2123
+        # at rulespecs/lib/18xx.rules:2129
         g.set_attr(v_corporation, "tokens_right", (g.attr(v_corporation, "tokens_right") + 1))
-        # at rulespecs/lib/18xx.rules:2124
+        # at rulespecs/lib/18xx.rules:2130
         v_left = g.state_amount("station_swaps_left", v_corporation, v_owned)
-        # at rulespecs/lib/18xx.rules:2125
+        # at rulespecs/lib/18xx.rules:2131
         if ((v_left > 1) and (r_len(g, g.b_stations(v_owned)) > 0)) and (
             r_tokens_left(g, v_corporation) > 0
         ):
-            # at rulespecs/lib/18xx.rules:2126
+            # at rulespecs/lib/18xx.rules:2132
             g.state_put(
                 "station_swaps_left",
                 (
@@ -3434,13 +3440,13 @@ def r_swap_station(g, v_corporation, v_city):
                 (v_left - 1),
             )
         else:
-            # at rulespecs/lib/18xx.rules:2128
+            # at rulespecs/lib/18xx.rules:2134
             r_end_station_swap(g, v_corporation)
 
 
 def r_end_station_swap(g, v_owner):
     """end_station_swap(O): the choice of the stations of the corporation O took over first is over: the rest leave the map; a further take-over's choice of O's comes next (library '18xx' procedure end_station_swap)"""
-    # at rulespecs/lib/18xx.rules:2135
+    # at rulespecs/lib/18xx.rules:2141
     for v_owned in [
         v_c
         for v_c in g.name("corporations")
@@ -3452,7 +3458,7 @@ def r_end_station_swap(g, v_owner):
             ),
         )
     ]:
-        # at rulespecs/lib/18xx.rules:2136
+        # at rulespecs/lib/18xx.rules:2142
         g.list_remove(
             "station_swaps",
             (
@@ -3460,7 +3466,7 @@ def r_end_station_swap(g, v_owner):
                 v_owned,
             ),
         )
-        # at rulespecs/lib/18xx.rules:2137
+        # at rulespecs/lib/18xx.rules:2143
         g.state_put(
             "station_swaps_left",
             (
@@ -3469,21 +3475,21 @@ def r_end_station_swap(g, v_owner):
             ),
             0,
         )
-        # at rulespecs/lib/18xx.rules:2138
+        # at rulespecs/lib/18xx.rules:2144
         r_remove_stations(g, v_owned)
-        # at rulespecs/lib/18xx.rules:2139
+        # at rulespecs/lib/18xx.rules:2145
         r_resolve_decision(g, v_owner, "place_token")
-        # at rulespecs/lib/18xx.rules:2140
+        # at rulespecs/lib/18xx.rules:2146
         if r_station_choice_open(g, v_owner):
-            # at rulespecs/lib/18xx.rules:2141
+            # at rulespecs/lib/18xx.rules:2147
             r_require_decision(g, v_owner, "place_token")
 
 
 def r_discard_collected(g, v_kind):
     """discard_collected(kind): every component of kind leaves the game, collected or not (library '18xx' procedure discard_collected)"""
-    # at rulespecs/lib/18xx.rules:2154
+    # at rulespecs/lib/18xx.rules:2160
     for v_corporation in g.name("corporations"):
-        # at rulespecs/lib/18xx.rules:2155
+        # at rulespecs/lib/18xx.rules:2161
         g.state_put(
             "collected",
             (
@@ -3492,33 +3498,33 @@ def r_discard_collected(g, v_kind):
             ),
             0,
         )
-    # at rulespecs/lib/18xx.rules:2157
+    # at rulespecs/lib/18xx.rules:2163
     g.state_set("collected_gone", (v_kind,), True)
 
 
 def r_take_over(g, v_owner, v_owned):
     """A corporation takes over another: its holdings sold or passed on, its treasury paid out, then it closes (library '18xx' procedure take_over)"""
-    # at rulespecs/lib/18xx.rules:2167
+    # at rulespecs/lib/18xx.rules:2173
     for v_other in g.name("corporations"):
-        # at rulespecs/lib/18xx.rules:2168
+        # at rulespecs/lib/18xx.rules:2174
         if (v_other != v_owner) and (v_other != v_owned):
-            # at rulespecs/lib/18xx.rules:2169
+            # at rulespecs/lib/18xx.rules:2175
             for v_c in r_held_certificates(g, v_owned, v_other):
-                # at rulespecs/lib/18xx.rules:2170
+                # at rulespecs/lib/18xx.rules:2176
                 g.transfer(
                     ((r_price(g, v_other) * g.attr(v_c, "percent")) // 10), g.name("bank"), v_owned
                 )
-                # at rulespecs/lib/18xx.rules:2171
+                # at rulespecs/lib/18xx.rules:2177
                 g.move(v_c, v_owned, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:2177
+    # at rulespecs/lib/18xx.rules:2183
     r_take_over_stations(g, v_owner, v_owned, g.param("takeover_token_swaps"))
-    # at rulespecs/lib/18xx.rules:2180
+    # at rulespecs/lib/18xx.rules:2186
     g.b_stack_charter(v_owner, v_owned, g.param_or("takeover_assets_usable_at_once", False))
-    # at rulespecs/lib/18xx.rules:2181
+    # at rulespecs/lib/18xx.rules:2187
     if v_owner != v_owned:
-        # at rulespecs/lib/18xx.rules:2182
+        # at rulespecs/lib/18xx.rules:2188
         for v_kind in g.param_or("collect_on_lay", []):
-            # at rulespecs/lib/18xx.rules:2183
+            # at rulespecs/lib/18xx.rules:2189
             g.state_put(
                 "collected",
                 (
@@ -3530,7 +3536,7 @@ def r_take_over(g, v_owner, v_owned):
                     + g.state_amount("collected", v_owned, v_kind)
                 ),
             )
-            # at rulespecs/lib/18xx.rules:2184
+            # at rulespecs/lib/18xx.rules:2190
             g.state_put(
                 "collected",
                 (
@@ -3539,7 +3545,7 @@ def r_take_over(g, v_owner, v_owned):
                 ),
                 0,
             )
-    # at rulespecs/lib/18xx.rules:2187
+    # at rulespecs/lib/18xx.rules:2193
     g.state_put(
         "train_limit_bonus",
         (v_owner,),
@@ -3548,47 +3554,47 @@ def r_take_over(g, v_owner, v_owned):
             + g.param_or("takeover_train_limit_bonus", 0)
         ),
     )
-    # at rulespecs/lib/18xx.rules:2188
-    for v_t in g.b_trains(v_owned):
-        # at rulespecs/lib/18xx.rules:2189
-        g.move(v_t, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:2191
-    for v_c in r_held_certificates(g, v_owned, v_owner):
-        # at rulespecs/lib/18xx.rules:2192
-        g.move(v_c, v_owned, v_owner)
     # at rulespecs/lib/18xx.rules:2194
-    for v_company in g.name("privates"):
+    for v_t in g.b_trains(v_owned):
         # at rulespecs/lib/18xx.rules:2195
+        g.move(v_t, v_owned, v_owner)
+    # at rulespecs/lib/18xx.rules:2197
+    for v_c in r_held_certificates(g, v_owned, v_owner):
+        # at rulespecs/lib/18xx.rules:2198
+        g.move(v_c, v_owned, v_owner)
+    # at rulespecs/lib/18xx.rules:2200
+    for v_company in g.name("privates"):
+        # at rulespecs/lib/18xx.rules:2201
         if (g.b_holder_of(v_company) == v_owned) and (not r_closed(g, v_company)):
-            # at rulespecs/lib/18xx.rules:2196
+            # at rulespecs/lib/18xx.rules:2202
             g.move(v_company, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:2201
+    # at rulespecs/lib/18xx.rules:2207
     v_payout = r_floor_to(g, g.b_cash(v_owned), g.param("takeover_payout_rounding"))
-    # at rulespecs/lib/18xx.rules:2202
+    # at rulespecs/lib/18xx.rules:2208
     for v_c in g.attr(v_owned, "certificates"):
-        # at rulespecs/lib/18xx.rules:2203
+        # at rulespecs/lib/18xx.rules:2209
         v_holder = g.b_holder_of(v_c)
-        # at rulespecs/lib/18xx.rules:2204
+        # at rulespecs/lib/18xx.rules:2210
         if (r_opens_holding(g, v_c) and (v_holder != v_owned)) and (v_holder != g.name("scrap")):
-            # at rulespecs/lib/18xx.rules:2205
+            # at rulespecs/lib/18xx.rules:2211
             g.transfer(
                 r_pay_per_share(g, v_owned, v_holder, v_payout),
                 v_owned,
                 (g.name("bank") if (v_holder == g.name("pool")) else v_holder),
             )
-    # at rulespecs/lib/18xx.rules:2208
+    # at rulespecs/lib/18xx.rules:2214
     g.transfer(g.b_cash(v_owned), v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:2209
+    # at rulespecs/lib/18xx.rules:2215
     r_close_corporation(g, v_owned)
-    # at rulespecs/lib/18xx.rules:2210
+    # at rulespecs/lib/18xx.rules:2216
     if r_len(g, g.b_trains(v_owner)) > r_train_limit(g, v_owner):
-        # at rulespecs/lib/18xx.rules:2211
+        # at rulespecs/lib/18xx.rules:2217
         r_require_decision(g, v_owner, "discard_train")
 
 
 def r_sold_out(g, v_corporation):
     """sold_out(C): every share of C is with the players (and other corporations, where sold_out_holders names them) (library '18xx' function sold_out)"""
-    # at rulespecs/lib/18xx.rules:2236
+    # at rulespecs/lib/18xx.rules:2242
     return (
         sum(g.b_percent(v_p, v_corporation) for v_p in g.name("players"))
         + (
@@ -3604,11 +3610,11 @@ def r_sold_out(g, v_corporation):
 
 def r_release_capital(g, v_corporation):
     """Partial capitalisation: the rest of a floated corporation's capital, once (library '18xx' procedure release_capital)"""
-    # at rulespecs/lib/18xx.rules:2269
+    # at rulespecs/lib/18xx.rules:2275
     if ((g.param("capitalisation") == "partial") and r_floated(g, v_corporation)) and (
         not g.state_has("capital_released", v_corporation)
     ):
-        # at rulespecs/lib/18xx.rules:2270
+        # at rulespecs/lib/18xx.rules:2276
         g.transfer(
             (
                 (10 * r_par_price(g, v_corporation))
@@ -3617,13 +3623,13 @@ def r_release_capital(g, v_corporation):
             g.name("bank"),
             v_corporation,
         )
-        # at rulespecs/lib/18xx.rules:2271
+        # at rulespecs/lib/18xx.rules:2277
         g.state_set("capital_released", (v_corporation,), True)
 
 
 def r_stays_open(g, v_company):
     """stays_open(X): whether private X escapes the closing of privates now: it has an ability `effect: stays_open` whose `owner` (player, or corporation where it names none) is the kind of its holder (library '18xx' function stays_open)"""
-    # at rulespecs/lib/18xx.rules:2283
+    # at rulespecs/lib/18xx.rules:2289
     return any(
         (
             (g.attr(v_a, "effect") == "stays_open")
@@ -3637,21 +3643,49 @@ def r_stays_open(g, v_company):
     )
 
 
+def r_marker_leaves_on_close(g, v_company):
+    """marker_leaves_on_close(X): whether private X's revenue marker leaves the map as the privates close: a player holds X, open, and its player-owner marker ability says removed_on_close (library '18xx' function marker_leaves_on_close)"""
+    # at rulespecs/lib/18xx.rules:2297
+    return (
+        g.among("players", g.b_holder_of(v_company)) and (not g.attr(v_company, "closed"))
+    ) and any(
+        (
+            ((g.attr(v_a, "effect") == "hex_marker") and (g.attr(v_a, "owner") == "player"))
+            and (g.attr(v_a, "removed_on_close") == True)
+        )
+        for v_a in g.attr(v_company, "abilities")
+    )
+
+
+def r_remove_markers(g):
+    """remove_markers(): every revenue marker leaves the map (their bonuses end) (library '18xx' procedure remove_markers)"""
+    # at rulespecs/lib/18xx.rules:2303
+    for v_x in g.name("privates"):
+        # at rulespecs/lib/18xx.rules:2304
+        g.b_place_marker(v_x, None)
+    # at rulespecs/lib/18xx.rules:2306
+    for v_c in g.name("corporations"):
+        # at rulespecs/lib/18xx.rules:2307
+        g.b_place_marker(v_c, None)
+
+
 def r_close_privates(g):
     """Every private closes, but one that stays open (library '18xx' procedure close_privates)"""
-    # at rulespecs/lib/18xx.rules:2289
+    # at rulespecs/lib/18xx.rules:2315
     for v_company in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:2290
+        # at rulespecs/lib/18xx.rules:2316
         if not r_stays_open(g, v_company):
-            # at rulespecs/lib/18xx.rules:2291
-            g.b_remove_markers(v_company)
-            # at rulespecs/lib/18xx.rules:2292
+            # at rulespecs/lib/18xx.rules:2317
+            if r_marker_leaves_on_close(g, v_company):
+                # at rulespecs/lib/18xx.rules:2318
+                g.b_place_marker(v_company, None)
+            # at rulespecs/lib/18xx.rules:2320
             r_close_private(g, v_company)
 
 
 def r_pending_decision(g, v_entity, v_decision):
     """pending_decision(E, a): whether E owes decision a now (the first one owed) (library '18xx' function pending_decision)"""
-    # at rulespecs/lib/18xx.rules:2322
+    # at rulespecs/lib/18xx.rules:2350
     return g.list_first(
         "decisions",
         (
@@ -3663,7 +3697,7 @@ def r_pending_decision(g, v_entity, v_decision):
 
 def r_require_decision(g, v_entity, v_decision):
     """require_decision(E, a): E must take action a before play goes on (after the decisions owed before it; once only) (library '18xx' procedure require_decision)"""
-    # at rulespecs/lib/18xx.rules:2325
+    # at rulespecs/lib/18xx.rules:2353
     if not g.list_contains(
         "decisions",
         (
@@ -3671,7 +3705,7 @@ def r_require_decision(g, v_entity, v_decision):
             v_decision,
         ),
     ):
-        # at rulespecs/lib/18xx.rules:2326
+        # at rulespecs/lib/18xx.rules:2354
         g.list_append(
             "decisions",
             (
@@ -3679,13 +3713,13 @@ def r_require_decision(g, v_entity, v_decision):
                 v_decision,
             ),
         )
-        # at rulespecs/lib/18xx.rules:2327
+        # at rulespecs/lib/18xx.rules:2355
         g.b_move_turn(v_entity, "decisions_changed")
 
 
 def r_resolve_decision(g, v_entity, v_decision):
     """resolve_decision(E, a): E's decision a is taken; the next one owed (if any) comes first (library '18xx' procedure resolve_decision)"""
-    # at rulespecs/lib/18xx.rules:2332
+    # at rulespecs/lib/18xx.rules:2360
     g.list_remove(
         "decisions",
         (
@@ -3693,19 +3727,19 @@ def r_resolve_decision(g, v_entity, v_decision):
             v_decision,
         ),
     )
-    # at rulespecs/lib/18xx.rules:2333
+    # at rulespecs/lib/18xx.rules:2361
     g.b_move_turn(v_entity, "decisions_changed")
 
 
 def r_started(g, v_corporation):
     """started(C): C has been started: it has a par price (library '18xx' function started)"""
-    # at rulespecs/lib/18xx.rules:2340
+    # at rulespecs/lib/18xx.rules:2368
     return g.attr(v_corporation, "started")
 
 
 def r_dearest_train_price(g):
     """dearest_train_price(): the highest price of a side of any train the bank sells now, from the depot or the pool, that meets a corporation's duty to own one; 0 when there is none (library '18xx' function dearest_train_price)"""
-    # at rulespecs/lib/18xx.rules:2346
+    # at rulespecs/lib/18xx.rules:2374
     return r_max(
         g,
         max((r_dearest_side(g, v_t) for v_t in r_obliging_trains(g)), default=0),
@@ -3725,47 +3759,47 @@ def r_dearest_train_price(g):
 
 def r_close_minor(g, v_minor):
     """close_minor(M): minor M closes: its cash goes to the bank, its trains leave, its tokens leave the map (library '18xx' procedure close_minor)"""
-    # at rulespecs/lib/18xx.rules:2352
+    # at rulespecs/lib/18xx.rules:2380
     g.set_attr(v_minor, "closed", True)
-    # at rulespecs/lib/18xx.rules:2353
+    # at rulespecs/lib/18xx.rules:2381
     g.transfer(g.b_cash(v_minor), v_minor, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:2354
+    # at rulespecs/lib/18xx.rules:2382
     for v_t in g.b_trains(v_minor):
-        # at rulespecs/lib/18xx.rules:2355
+        # at rulespecs/lib/18xx.rules:2383
         g.move(v_t, v_minor, g.name("scrap"))
-    # at rulespecs/lib/18xx.rules:2357
+    # at rulespecs/lib/18xx.rules:2385
     r_remove_stations(g, v_minor)
 
 
 def r_reset_corporation(g, v_corporation):
     """reset_corporation(C): every certificate back in C's IPO, its price token off the market and its stations off the map, no par, not floated: C may start again (library '18xx' procedure reset_corporation)"""
-    # at rulespecs/lib/18xx.rules:2366
+    # at rulespecs/lib/18xx.rules:2394
     for v_c in g.attr(v_corporation, "certificates"):
-        # at rulespecs/lib/18xx.rules:2367
+        # at rulespecs/lib/18xx.rules:2395
         if g.b_holder_of(v_c) != r_ipo_of(g, v_corporation):
-            # at rulespecs/lib/18xx.rules:2368
+            # at rulespecs/lib/18xx.rules:2396
             g.move(v_c, g.b_holder_of(v_c), r_ipo_of(g, v_corporation))
-    # at rulespecs/lib/18xx.rules:2371
+    # at rulespecs/lib/18xx.rules:2399
     g.set_attr(v_corporation, "cell", None)
-    # at rulespecs/lib/18xx.rules:2372
+    # at rulespecs/lib/18xx.rules:2400
     r_remove_stations(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:2373
+    # at rulespecs/lib/18xx.rules:2401
     g.set_attr(v_corporation, "par", None)
-    # at rulespecs/lib/18xx.rules:2374
+    # at rulespecs/lib/18xx.rules:2402
     g.set_attr(v_corporation, "floated", False)
-    # at rulespecs/lib/18xx.rules:2375
+    # at rulespecs/lib/18xx.rules:2403
     g.set_attr(v_corporation, "tokens", 0)
-    # at rulespecs/lib/18xx.rules:2376
+    # at rulespecs/lib/18xx.rules:2404
     g.set_attr(v_corporation, "revenue", 0)
-    # at rulespecs/lib/18xx.rules:2377
+    # at rulespecs/lib/18xx.rules:2405
     if g.attr(v_corporation, "extra_tokens") > 0:
-        # at rulespecs/lib/18xx.rules:2379
+        # at rulespecs/lib/18xx.rules:2407
         g.set_attr(v_corporation, "extra_tokens", 0)
 
 
 def r_limit_trains(g, v_corporation):
     """limit_trains(C): the trains of C that count against its train limit (library '18xx' function limit_trains)"""
-    # at rulespecs/lib/18xx.rules:2389
+    # at rulespecs/lib/18xx.rules:2417
     return (
         r_len(g, g.b_trains(v_corporation))
         if g.param_or("obsolete_trains_count_for_limit", True)
@@ -3782,74 +3816,74 @@ def r_limit_trains(g, v_corporation):
 
 def r_close_private(g, v_company):
     """close_private(X): private X closes (no more income, no more ability) (library '18xx' procedure close_private)"""
-    # at rulespecs/lib/18xx.rules:2395
+    # at rulespecs/lib/18xx.rules:2423
     g.set_attr(v_company, "closed", True)
-    # at rulespecs/lib/18xx.rules:2396
+    # at rulespecs/lib/18xx.rules:2424
     g.b_unreserve(v_company, False)
 
 
 def r_remove_reservations(g):
     """remove_reservations(): every station slot an ability keeps (effect reserved_slot) is open again; the homes stay kept (library '18xx' procedure remove_reservations)"""
-    # at rulespecs/lib/18xx.rules:2404
+    # at rulespecs/lib/18xx.rules:2432
     for v_x in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:2405
+        # at rulespecs/lib/18xx.rules:2433
         g.b_unreserve(v_x, False)
-    # at rulespecs/lib/18xx.rules:2407
+    # at rulespecs/lib/18xx.rules:2435
     for v_c in g.name("corporations"):
-        # at rulespecs/lib/18xx.rules:2408
+        # at rulespecs/lib/18xx.rules:2436
         g.b_unreserve(v_c, False)
 
 
 def r_unreserve_home(g, v_corporation):
     """unreserve_home(C): C's home station circle is no longer kept for it, nor any other slot (other companies may take them) (library '18xx' procedure unreserve_home)"""
-    # at rulespecs/lib/18xx.rules:2413
+    # at rulespecs/lib/18xx.rules:2441
     g.b_unreserve(v_corporation, True)
 
 
 def r_close_corporation(g, v_corporation):
     """close_corporation(C): C closes: its certificates leave the game, its cash goes to the bank, its trains leave the game, its privates close, its stations leave the map (but those a take-over's owner still chooses among, which leave when the choice is over) (library '18xx' procedure close_corporation)"""
-    # at rulespecs/lib/18xx.rules:2430
+    # at rulespecs/lib/18xx.rules:2458
     g.set_attr(v_corporation, "closed", True)
-    # at rulespecs/lib/18xx.rules:2431
+    # at rulespecs/lib/18xx.rules:2459
     if g.param_or("held_shares_on_close", "kept") == "pool":
-        # at rulespecs/lib/18xx.rules:2433
+        # at rulespecs/lib/18xx.rules:2461
         for v_c in g.name("corporations"):
-            # at rulespecs/lib/18xx.rules:2434
+            # at rulespecs/lib/18xx.rules:2462
             if v_c != v_corporation:
-                # at rulespecs/lib/18xx.rules:2435
+                # at rulespecs/lib/18xx.rules:2463
                 for v_x in g.attr(v_c, "certificates"):
-                    # at rulespecs/lib/18xx.rules:2436
+                    # at rulespecs/lib/18xx.rules:2464
                     if g.b_holder_of(v_x) == v_corporation:
-                        # at rulespecs/lib/18xx.rules:2437
+                        # at rulespecs/lib/18xx.rules:2465
                         g.move(v_x, v_corporation, g.name("pool"))
     elif g.param_or("held_shares_on_close", "kept") == "kept":
         pass
     else:
-        # at rulespecs/lib/18xx.rules:2431
+        # at rulespecs/lib/18xx.rules:2459
         raise IllegalAction(
             "no case of this match holds the value of `held_shares_on_close`",
             rule="library '18xx' procedure close_corporation",
-            at="rulespecs/lib/18xx.rules:2431",
+            at="rulespecs/lib/18xx.rules:2459",
         )
-    # at rulespecs/lib/18xx.rules:2446
+    # at rulespecs/lib/18xx.rules:2474
     for v_x in g.attr(v_corporation, "certificates"):
-        # at rulespecs/lib/18xx.rules:2447
+        # at rulespecs/lib/18xx.rules:2475
         if g.b_holder_of(v_x) != g.name("scrap"):
-            # at rulespecs/lib/18xx.rules:2448
+            # at rulespecs/lib/18xx.rules:2476
             g.move(v_x, g.b_holder_of(v_x), g.name("scrap"))
-    # at rulespecs/lib/18xx.rules:2451
+    # at rulespecs/lib/18xx.rules:2479
     g.transfer(g.b_cash(v_corporation), v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:2452
+    # at rulespecs/lib/18xx.rules:2480
     for v_t in g.b_trains(v_corporation):
-        # at rulespecs/lib/18xx.rules:2453
+        # at rulespecs/lib/18xx.rules:2481
         g.move(v_t, v_corporation, g.name("scrap"))
-    # at rulespecs/lib/18xx.rules:2455
+    # at rulespecs/lib/18xx.rules:2483
     for v_x in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:2456
+        # at rulespecs/lib/18xx.rules:2484
         if g.b_holder_of(v_x) == v_corporation:
-            # at rulespecs/lib/18xx.rules:2457
+            # at rulespecs/lib/18xx.rules:2485
             g.set_attr(v_x, "closed", True)
-    # at rulespecs/lib/18xx.rules:2460
+    # at rulespecs/lib/18xx.rules:2488
     if not any(
         g.list_contains(
             "station_swaps",
@@ -3860,50 +3894,50 @@ def r_close_corporation(g, v_corporation):
         )
         for v_c in g.name("corporations")
     ):
-        # at rulespecs/lib/18xx.rules:2461
+        # at rulespecs/lib/18xx.rules:2489
         r_remove_stations(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:2463
+    # at rulespecs/lib/18xx.rules:2491
     g.emit("corporation_closed", v_corporation)
-    # at rulespecs/lib/18xx.rules:2464
+    # at rulespecs/lib/18xx.rules:2492
     if "all_closed" in g.param("game_end"):
-        # at rulespecs/lib/18xx.rules:2465
+        # at rulespecs/lib/18xx.rules:2493
         if (
             any(r_started(g, v_c) for v_c in g.name("corporations"))
             and all(((not r_started(g, v_c)) or r_closed(g, v_c)) for v_c in g.name("corporations"))
         ) and all((r_closed(g, v_c) or (not g.b_available(v_c))) for v_c in g.name("corporations")):
-            # at rulespecs/lib/18xx.rules:2467
+            # at rulespecs/lib/18xx.rules:2495
             g.b_end_game_now("all_closed")
 
 
 def r_remove_station(g, v_company, v_city):
     """remove_station(C, city): C's station in the city leaves the map, its circle free again; refused where C has none there (library '18xx' procedure remove_station)"""
-    # at rulespecs/lib/18xx.rules:2478
+    # at rulespecs/lib/18xx.rules:2506
     g.b_hand_over_station(v_company, None, v_city)
 
 
 def r_remove_stations(g, v_company):
     """remove_stations(C): every station of C leaves the map, their circles free again (library '18xx' procedure remove_stations)"""
-    # at rulespecs/lib/18xx.rules:2482
+    # at rulespecs/lib/18xx.rules:2510
     for v_city in g.b_stations(v_company):
-        # at rulespecs/lib/18xx.rules:2483
+        # at rulespecs/lib/18xx.rules:2511
         g.b_hand_over_station(v_company, None, v_city)
 
 
 def r_in_round(g, v_kind):
     """in_round(R): the round being played is R (library '18xx' function in_round)"""
-    # at rulespecs/lib/18xx.rules:2494
+    # at rulespecs/lib/18xx.rules:2522
     return g.g["round"] == v_kind
 
 
 def r_acting(g, v_entity):
     """acting(E): E acts now (its turn, or a decision it owes first) (library '18xx' function acting)"""
-    # at rulespecs/lib/18xx.rules:2496
+    # at rulespecs/lib/18xx.rules:2524
     return g.name("acting_entity") == v_entity
 
 
 def r_in_step(g, v_corporation, v_name):
     """in_step(C, s): C is operating and at step s (or at a combined step, track_and_token, that includes s) (library '18xx' function in_step)"""
-    # at rulespecs/lib/18xx.rules:2499
+    # at rulespecs/lib/18xx.rules:2527
     return ((g.g["round"] == "operating") and (g.name("operating_company") == v_corporation)) and (
         (g.g["step"] == v_name)
         or (
@@ -3915,85 +3949,85 @@ def r_in_step(g, v_corporation, v_name):
 
 def r_pass_turn(g, v_entity):
     """pass_turn(E): E passes: in a stock round its turn ends (every player passing in a row ends the round), in an auction it drops out or the next bidder bids, in an operating round the step is skipped; a decision E owes that the title lets it decline is taken without being done (library '18xx' procedure pass_turn)"""
-    # at rulespecs/lib/18xx.rules:2511
+    # at rulespecs/lib/18xx.rules:2539
     g.b_move_turn(v_entity, "passed")
 
 
 def r_bid_placed(g, v_player):
     """bid_placed(P): P has placed a bid (place_bid, open_bid, move_bid, auction_bid, an acquisition's bid) or picked a company (pick): the turn passes to the next bidder or player (library '18xx' procedure bid_placed)"""
-    # at rulespecs/lib/18xx.rules:2515
+    # at rulespecs/lib/18xx.rules:2543
     g.b_move_turn(v_player, "bid_made")
 
 
 def r_bought(g, v_player, v_corporation):
     """bought(P, C): P has bought a certificate of C: C floats if players now hold its float, its presidency goes to its largest holder; P's turn ends where the title allows one purchase and no sale after it (library '18xx' procedure bought)"""
-    # at rulespecs/lib/18xx.rules:2519
+    # at rulespecs/lib/18xx.rules:2547
     g.b_check_float(v_corporation)
-    # at rulespecs/lib/18xx.rules:2520
+    # at rulespecs/lib/18xx.rules:2548
     g.b_check_president(v_corporation)
-    # at rulespecs/lib/18xx.rules:2521
+    # at rulespecs/lib/18xx.rules:2549
     g.b_move_turn(v_player, "certificate_bought")
 
 
 def r_private_sold(g, v_player, v_company):
     """private_sold(P, X): P has bought X at its offered price: X's grants go to P, the next private is offered and play goes on from P (library '18xx' procedure private_sold)"""
-    # at rulespecs/lib/18xx.rules:2525
+    # at rulespecs/lib/18xx.rules:2553
     g.b_give_grants(v_player, v_company)
-    # at rulespecs/lib/18xx.rules:2526
+    # at rulespecs/lib/18xx.rules:2554
     g.b_move_turn(v_player, "private_bought")
 
 
 def r_end_step(g, v_corporation):
     """end_step(C): C's current step is done: the next step of its turn (a combined step once its station and lays are all done), or its turn ends after its last (library '18xx' procedure end_step)"""
-    # at rulespecs/lib/18xx.rules:2530
+    # at rulespecs/lib/18xx.rules:2558
     g.b_move_turn(v_corporation, "step_ended")
 
 
 def q_buy_shares(g, v_player):
     """The opening guards of buy_shares that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1496
+    # at rulespecs/lib/18xx.rules:1502
     if not (r_in_round(g, "stock")):
         return "shares are bought in a stock round"
-    # at rulespecs/lib/18xx.rules:1497
+    # at rulespecs/lib/18xx.rules:1503
     if not (r_may_buy_now(g, v_player)):
         return "one purchase per turn, after the privates are sold"
 
 
 def q_sell_shares(g, v_player):
     """The opening guards of sell_shares that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1542
+    # at rulespecs/lib/18xx.rules:1548
     v_emergency = r_in_round(g, "operating") and r_emergency_seller(g, v_player)
-    # at rulespecs/lib/18xx.rules:1543
+    # at rulespecs/lib/18xx.rules:1549
     if not (r_in_round(g, "stock") or v_emergency):
         return "shares are sold in a stock round (or by a president raising money for a train)"
-    # at rulespecs/lib/18xx.rules:1544
+    # at rulespecs/lib/18xx.rules:1550
     if not (r_may_sell_now(g, v_player) or v_emergency):
         return "no selling after buying in this turn"
 
 
 def q_dividend(g, v_corporation):
     """The opening guards of dividend that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1741
+    # at rulespecs/lib/18xx.rules:1747
     if not (r_in_step(g, v_corporation, "dividend")):
         return "revenue is disposed of after the trains run"
 
 
 def q_discard_train(g, v_corporation):
     """The opening guards of discard_train that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1900
+    # at rulespecs/lib/18xx.rules:1906
     if not (r_pending_decision(g, v_corporation, "discard_train")):
         return "only a corporation over the train limit discards"
 
 
 def q2_buy_shares(g, v_player, v_corporation):
     """The opening guards of buy_shares that read only its entity and corporation (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1498
+    # at rulespecs/lib/18xx.rules:1504
     if not (r_started(g, v_corporation)):
         return "the corporation is not started"
-    # at rulespecs/lib/18xx.rules:1499
+    # at rulespecs/lib/18xx.rules:1505
     if not (not g.state_has("sold_this_round", v_player, v_corporation)):
         return "no buying back a corporation sold this round"
-    # at rulespecs/lib/18xx.rules:1502
+    # at rulespecs/lib/18xx.rules:1508
     if not (
         ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
         or r_in_zone(g, v_corporation, "no_cert_limit")
@@ -4003,18 +4037,18 @@ def q2_buy_shares(g, v_player, v_corporation):
 
 def qr_buy_shares(g):
     """The opening guards of buy_shares that read only the round (the listing round probe)"""
-    # at rulespecs/lib/18xx.rules:1496
+    # at rulespecs/lib/18xx.rules:1502
     if not (r_in_round(g, "stock")):
         raise IllegalAction(
             "shares are bought in a stock round",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1496",
+            at="rulespecs/lib/18xx.rules:1502",
         )
 
 
 def qb2_buy_shares(g, v_player, v_corporation):
     """The opening guards of buy_shares that read more than its entity and corporation, judged by a lower bound (the listing bound probe)"""
-    # at rulespecs/lib/18xx.rules:1507
+    # at rulespecs/lib/18xx.rules:1513
     if not (
         g.b_cash(v_player)
         >= g._least_product(
@@ -4034,73 +4068,73 @@ def qb2_buy_shares(g, v_player, v_corporation):
 
 def q2_dividend(g, v_corporation, v_kind):
     """The opening guards of dividend that read only its entity and kind (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1742
+    # at rulespecs/lib/18xx.rules:1748
     if not (v_kind in g.param("dividend_kinds")):
         return "the title does not allow that"
 
 
 def qt_dividend(g, v_corporation):
     """The opening guards of dividend that read only the round, the step, the operating company and the decisions owed (the listing step probe)"""
-    # at rulespecs/lib/18xx.rules:1741
+    # at rulespecs/lib/18xx.rules:1747
     if not (r_in_step(g, v_corporation, "dividend")):
         return "revenue is disposed of after the trains run"
 
 
 def q2_discard_train(g, v_corporation, v_train):
     """The opening guards of discard_train that read only its entity and train (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1901
+    # at rulespecs/lib/18xx.rules:1907
     if not (g.b_holder_of(v_train) == v_corporation):
         return "the corporation does not own that train"
 
 
 def qt_discard_train(g, v_corporation):
     """The opening guards of discard_train that read only the round, the step, the operating company and the decisions owed (the listing step probe)"""
-    # at rulespecs/lib/18xx.rules:1900
+    # at rulespecs/lib/18xx.rules:1906
     if not (r_pending_decision(g, v_corporation, "discard_train")):
         return "only a corporation over the train limit discards"
 
 
 def t_count_stock_rounds(g, *_rest):
     """A stock round begins: it is counted"""
-    # at rulespecs/lib/18xx.rules:1461
+    # at rulespecs/lib/18xx.rules:1467
     g.state_put("stock_round_number", (), (g.state_amount("stock_round_number") + 1))
 
 
 def t_first_train(g, v_train, *_rest):
     """The first train of a type is bought or exported"""
-    # at rulespecs/lib/18xx.rules:2007
+    # at rulespecs/lib/18xx.rules:2013
     r_on_first_train(g, v_train)
 
 
 def t_end_stock_round(g, *_rest):
     """At the end of a stock round, sold-out corporations rise"""
-    # at rulespecs/lib/18xx.rules:2222
+    # at rulespecs/lib/18xx.rules:2228
     for v_c in g.b_market_order():
-        # at rulespecs/lib/18xx.rules:2223
+        # at rulespecs/lib/18xx.rules:2229
         if g.param("sold_out_rise") and r_sold_out(g, v_c):
-            # at rulespecs/lib/18xx.rules:2224
+            # at rulespecs/lib/18xx.rules:2230
             r_market_move(g, v_c, "up")
-        # at rulespecs/lib/18xx.rules:2226
+        # at rulespecs/lib/18xx.rules:2232
         if (g.param_or("pool_drop_at_round_end", False) and (not r_closed(g, v_c))) and (
             r_pool_percent(g, v_c) > 0
         ):
-            # at rulespecs/lib/18xx.rules:2227
+            # at rulespecs/lib/18xx.rules:2233
             r_market_move(g, v_c, "down")
 
 
 def t_full_capitalisation(g, v_corporation, *_rest):
     """Full capitalisation: the corporation receives its whole capital when it floats"""
-    # at rulespecs/lib/18xx.rules:2246
+    # at rulespecs/lib/18xx.rules:2252
     if g.param("capitalisation") == "full":
-        # at rulespecs/lib/18xx.rules:2247
+        # at rulespecs/lib/18xx.rules:2253
         g.transfer((10 * r_par_price(g, v_corporation)), g.name("bank"), v_corporation)
 
 
 def t_partial_capitalisation(g, v_corporation, *_rest):
     """Partial capitalisation: the corporation receives a part of its capital when it floats"""
-    # at rulespecs/lib/18xx.rules:2261
+    # at rulespecs/lib/18xx.rules:2267
     if g.param("capitalisation") == "partial":
-        # at rulespecs/lib/18xx.rules:2262
+        # at rulespecs/lib/18xx.rules:2268
         g.transfer(
             ((g.param("capitalised_percent") * r_par_price(g, v_corporation)) // 10),
             g.name("bank"),
@@ -4110,15 +4144,15 @@ def t_partial_capitalisation(g, v_corporation, *_rest):
 
 def t_privates_close(g, *_rest):
     """Privates close"""
-    # at rulespecs/lib/18xx.rules:2276
+    # at rulespecs/lib/18xx.rules:2282
     r_close_privates(g)
 
 
 def t_private_income(g, *_rest):
     """Privates pay their income"""
-    # at rulespecs/lib/18xx.rules:2298
+    # at rulespecs/lib/18xx.rules:2326
     for v_company in r_open_privates(g):
-        # at rulespecs/lib/18xx.rules:2299
+        # at rulespecs/lib/18xx.rules:2327
         g.transfer(g.attr(v_company, "income"), g.name("bank"), r_owner(g, v_company))
 
 
@@ -4136,19 +4170,19 @@ def r_emergency_seller(g, v_player):
 
 def r_run_bonus_per_stop(g, v_corporation):
     """run_bonus_per_stop(C): what C's run with the most stops earns more for each of its stops, its privates' stop_bonus abilities apart: nothing here (library '18xx' function run_bonus_per_stop)"""
-    # at rulespecs/lib/18xx.rules:1735
+    # at rulespecs/lib/18xx.rules:1741
     return 0
 
 
 def r_may_add_revenue(g, v_corporation):
     """may_add_revenue(C): whether C may still add to its revenue before its dividend, so that a run earning nothing still asks for the dividend: never here (library '18xx' function may_add_revenue)"""
-    # at rulespecs/lib/18xx.rules:1738
+    # at rulespecs/lib/18xx.rules:1744
     return False
 
 
 def r_may_buy_train_from(g, v_corporation, v_seller):
     """whether the corporation may buy a train from that corporation now: always, unless the title says (library '18xx' function may_buy_train_from)"""
-    # at rulespecs/lib/18xx.rules:1909
+    # at rulespecs/lib/18xx.rules:1915
     return True
 
 
@@ -4158,46 +4192,46 @@ def r_emergency_sale_noted(g, v_player, v_corporation):
 
 def q_par(g, v_player):
     """The opening guards of par that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1434
+    # at rulespecs/lib/18xx.rules:1440
     if not (r_in_round(g, "stock")):
         return "a corporation is started in a stock round"
-    # at rulespecs/lib/18xx.rules:1435
+    # at rulespecs/lib/18xx.rules:1441
     if not (r_may_buy_now(g, v_player)):
         return "one purchase per turn, after the privates are sold"
-    # at rulespecs/lib/18xx.rules:1440
+    # at rulespecs/lib/18xx.rules:1446
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         return "the certificate limit would be exceeded"
 
 
 def q_lay_tile(g, v_corporation):
     """The opening guards of lay_tile that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1639
+    # at rulespecs/lib/18xx.rules:1645
     if not (r_in_step(g, v_corporation, "lay_tile")):
         return "tiles are laid at the start of a turn"
 
 
 def q_buy_train(g, v_corporation):
     """The opening guards of buy_train that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1824
+    # at rulespecs/lib/18xx.rules:1830
     if not (r_in_step(g, v_corporation, "buy_train")):
         return "trains are bought at the end of the turn"
 
 
 def q2_par(g, v_player, v_corporation):
     """The opening guards of par that read only its entity and corporation (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1436
+    # at rulespecs/lib/18xx.rules:1442
     if not (not r_started(g, v_corporation)):
         return "the corporation is already started"
-    # at rulespecs/lib/18xx.rules:1437
+    # at rulespecs/lib/18xx.rules:1443
     if not (not r_closed(g, v_corporation)):
         return "the corporation is out of the game"
 
 
 def qb2_par(g, v_player, v_corporation):
     """The opening guards of par that read more than its entity and corporation, judged by a lower bound (the listing bound probe)"""
-    # at rulespecs/lib/18xx.rules:1439
+    # at rulespecs/lib/18xx.rules:1445
     v_cert = r_president_certificate(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:1441
+    # at rulespecs/lib/18xx.rules:1447
     if not (
         g.b_cash(v_player)
         >= g._least_product(g._least(r_par_prices(g, v_corporation)), g.attr(v_cert, "shares"))
@@ -4207,38 +4241,38 @@ def qb2_par(g, v_player, v_corporation):
 
 def qt_lay_tile(g, v_corporation):
     """The opening guards of lay_tile that read only the round, the step, the operating company and the decisions owed (the listing step probe)"""
-    # at rulespecs/lib/18xx.rules:1639
+    # at rulespecs/lib/18xx.rules:1645
     if not (r_in_step(g, v_corporation, "lay_tile")):
         return "tiles are laid at the start of a turn"
 
 
 def qb_lay_tile(g, v_corporation):
     """The opening guards of lay_tile that read more than its entity, judged by a lower bound (the listing bound probe)"""
-    # at rulespecs/lib/18xx.rules:1641
+    # at rulespecs/lib/18xx.rules:1647
     if not (g.b_cash(v_corporation) >= g._least_lay_cost()):
         return "the company cannot pay the terrain cost"
 
 
 def qb2_lay_tile(g, v_corporation, v_hex):
     """The opening guards of lay_tile that read more than its entity and hex, judged by a lower bound (the listing bound probe)"""
-    # at rulespecs/lib/18xx.rules:1641
+    # at rulespecs/lib/18xx.rules:1647
     if not (g.b_cash(v_corporation) >= g._least_lay_cost_at(v_hex)):
         return "the company cannot pay the terrain cost"
 
 
 def qt_buy_train(g, v_corporation):
     """The opening guards of buy_train that read only the round, the step, the operating company and the decisions owed (the listing step probe)"""
-    # at rulespecs/lib/18xx.rules:1824
+    # at rulespecs/lib/18xx.rules:1830
     if not (r_in_step(g, v_corporation, "buy_train")):
         return "trains are bought at the end of the turn"
 
 
 def qd_buy_train(g, v_corporation, v_exchange):
     """The opening guards of buy_train that read only its entity and exchange, its optional parameters (the listing probe of a candidate that leaves them at their defaults)"""
-    # at rulespecs/lib/18xx.rules:1824
+    # at rulespecs/lib/18xx.rules:1830
     if not (r_in_step(g, v_corporation, "buy_train")):
         return "trains are bought at the end of the turn"
-    # at rulespecs/lib/18xx.rules:1825
+    # at rulespecs/lib/18xx.rules:1831
     if not (
         (v_exchange != None)
         or ((r_limit_trains(g, v_corporation) + 1) <= r_train_limit(g, v_corporation))

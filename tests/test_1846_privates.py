@@ -146,6 +146,24 @@ def test_phases_phase_four_removes_the_markers():
     assert g.b_markers() == []
 
 
+def test_phases_phase_four_removes_every_marker_one_by_one():
+    """Phase IV removes the revenue markers (§"Phases"): the library's remove_markers() takes each private's
+    off the map by place_marker(X, none), which takes X's alone; a closed private's goes too."""
+    g = gt_at_track_step()
+    give_private(g, "MPC", "GT")
+    give_private(g, "BT", "GT")
+    act(g, assign("MPC", "D6"))
+    act(g, assign("BT", "H12"))
+    g.call("place_marker", g.entity("private", "MPC"), None)
+    assert g.b_markers() == [("BT", "H12", "GT", 20)]           # the Meat Packing Company's alone
+    g.call("place_marker", g.entity("corporation", "GT"), None)
+    assert g.b_markers() == [("BT", "H12", "GT", 20)]           # a corporation's: its cards' (none in 1846)
+    g.call("close_privates")
+    assert g.b_markers() == [("BT", "H12", "GT", 20)]           # a corporation's marker stays as privates close
+    g.emit("remove_markers")
+    assert g.b_markers() == []
+
+
 # ---------------------------------------------------------------- the Steamboat Company held by a player
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import pytest
 
 from compiler.emit.engines import game_class
+from compiler.runtime.errors import IllegalAction
 from compiler.runtime.monitor import Monitor
 from tests.engine_helpers import act, acting, assert_refused, C, P
 
@@ -309,6 +310,18 @@ def test_vii_3_1_unless_a_tile_lies_there_already():
     lay_direct(g, "I17", "L148", 0)
     to_operating(g)
     act(g, lay("GWR", "I19", "9", 1))
+
+
+def test_vii_3_1_a_hexs_colour_is_the_tile_on_it():
+    """The rule above asks the library's tile_color(corporation.home), a hex's field `color` (the map's,
+    `GameBase.hex_field`): white while Bucharest has only its printed city, the B tile's colour once it lies
+    there; a hex the map has not, refused."""
+    g = new_game()
+    assert g.call("tile_color", "I17") == g.attr("I17", "color") == "white"
+    lay_direct(g, "I17", "L148", 0)
+    assert g.call("tile_color", "I17") == g.board.tile_at("I17").color != "white"
+    with pytest.raises(IllegalAction, match="Z99 is not on the map"):
+        g.attr("Z99", "color")
 
 
 # ---------------------------------------------------------------- VII.3.5.1 express trains

@@ -518,6 +518,13 @@ def test_lemuel_morrissey_plus_20_token_on_a_city():
     bonuses = g._route_extras(drg).bonuses
     assert any(b.first == (("C11", 20),) for b in bonuses)  # each run stopping there: +$20
     assert_refused(g, {**assign, "target": "D12"}, "Lemuel Morrissey", "0 use(s) left")
+    # another corporation's markers leave the map (none), DRG's card's stay; phase 4 removes them all (§"The
+    # Tile Set", the library's remove_markers(): place_marker(C, none) of each corporation, its cards' markers)
+    g.call("place_marker", g.entity("corporation", "DSPP"), None)
+    assert ("MORRISSEY", "C11", "DRG", 20) in g.b_markers()
+    g.call("remove_markers")
+    assert not g.b_markers()
+    g.j.set(g.g, "markers", (("MORRISSEY", "C11", "DRG", 20),))  # test setup: the token back on the map
     # the token leaves the game with the president
     enter_phase(g, "III")  # test setup
     assert not g.b_markers()
@@ -538,7 +545,7 @@ def test_elias_bluit_upgrades_early_to_the_next_colour():
     green = [a for a in g.legal_actions() if a["type"] == "lay_tile" and a["hex"] == "D8"]
     assert green
     act(g, green[0])
-    assert g.b_tile_color("D8") == "green"
+    assert g.call("tile_color", "D8") == "green"
     assert not g._armed(drg, "early_upgrade")  # one upgrade per use
     assert "green" not in g._phase_colors()
 

@@ -40,6 +40,9 @@ CASES = {
         "rulespecs/1880-romania.rules", '    require has_ability(company, "close_for_cash") else "only the Banater',
         '    do use_ability(company, "close_for_csh") // else "only the Banater', "E022",
         "no ability `close_for_csh`"),
+    "tile_color naming a hex the map has not": (
+        "rulespecs/1880-romania.rules", '        or tile_color(corporation.home) != "white"',
+        '        or tile_color("Z9") != "white"', "E022", "no hex `Z9`"),
     "an ordering against none": (
         "rulespecs/1846.rules", '    require cash(corporation) >= cost else "not enough cash for the token"',
         '    require cash(corporation) >= none else "not enough cash for the token"', "E038",

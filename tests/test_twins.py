@@ -230,7 +230,11 @@ ROOT = Path(__file__).resolve().parent.parent
 #: title's collect_on_lay a state's part, `ir.collect_kinds`), which the runtime's collect-on-lay counts and the
 #: library's take_over moves, and discard_collected its procedure over it and collected_gone (the kinds out of the
 #: game, which the runtime's collect-on-lay reads), 42
-RECORDED = 42
+#: then (twins67c) tile_color a library function over a hex's field `color`, the hex named by its key (the map's
+#: answer, GameBase.hex_field; in the model an opaque value per hex, as the twin's was), 41; remove_markers a
+#: library procedure over place_marker(X, none) (X's marker off the map: a private's, a corporation's cards'; in the
+#: model nothing, markers outside it, as the twin's), the privates' closing asking marker_leaves_on_close, 40
+RECORDED = 40
 
 #: builtins that became library functions or procedures (one new primitive, bought_this_turn, for two)
 MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "pool_certificates",
@@ -252,7 +256,7 @@ MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "p
          "closed", "ability_window", "would_export", "close_corporation", "in_round", "in_step", "acting", "sell_out",
          "pass_turn", "bid_placed", "bought", "private_sold", "end_step", "home_open", "place_home_token",
          "set_par", "move_price", "in_zone", "end_called", "make_obsolete", "call_round", "price", "token_cost",
-         "price_after_moves", "discard_collected"]
+         "price_after_moves", "discard_collected", "tile_color", "remove_markers"]
 
 #: builtins that became declared states of the library, read as `NAME(a, b)` where the builtin was called
 STATES = ["collected"]

@@ -168,10 +168,12 @@ class _Facts:
                 self.kinds.setdefault(clause.decl.kind, set()).add(clause.decl.key)
         self.enums = {c.decl.name: c.decl.values for c in title.clauses if isinstance(c.decl, s.Enum)}
         self.enum_of = {value: name for name, values in self.enums.items() for value in values}
-        # each routine's parameter typed by one enum (the library's in_round(R), in_step(C, s)): (routine, place) -> enum
+        # each routine's parameter typed by one enum (the library's in_round(R), in_step(C, s)), or a hex (its
+        # tile_color(hex)): (routine, place) -> the enum, or "hex"
         self.enum_params = {(c.decl.name, i): p.type.alternatives[0] for c in title.clauses if isinstance(c.decl, s.Routine)
                             for i, p in enumerate(c.decl.params) if len(p.type.alternatives) == 1 and not p.type.values
-                            and p.type.alternatives[0] in self.enums and not (p.type.is_list or p.type.is_set)}
+                            and (p.type.alternatives[0] in self.enums or p.type.alternatives[0] == "hex")
+                            and not (p.type.is_list or p.type.is_set)}
         # every ability of every component (its children, theirs, ...), by key
         self.abilities: dict[str, list[tuple[s.Component, s.Component]]] = {}
         for comp in self.components.values():
@@ -609,7 +611,7 @@ def _builtin_arguments(decl, scope: _Scope) -> list[Diagnostic]:
 #: the argument's place) -> the enum's name, or "hex"
 _BUILTIN_NAMES = {("next_certificate", 1): "source", ("end_game_now", 0): "end_reason",
                   ("call_round", 0): "special_round", ("in_special_round", 0): "special_round",
-                  ("special_round_held", 0): "special_round", ("tile_color", 0): "hex", ("place_marker", 1): "hex",
+                  ("special_round_held", 0): "special_round", ("place_marker", 1): "hex",
                   ("move_turn", 1): "turn_move"}
 
 
@@ -617,7 +619,7 @@ def _builtin_names(decl, scope: _Scope, facts: _Facts) -> list[Diagnostic]:
     """E026 for a builtin's argument, or a routine's parameter typed by one enum (`_Facts.enum_params`: the
     library's in_round), naming a value of an enum that is none of its values: a string
     (`in_round("stok")`) or another enum's value (`in_round(payout)`): the test was false in every game, the
-    round never called; E022 for a hex named by a string no hex has (`tile_color("Z9")`)."""
+    round never called; E022 for a hex named by a string no hex has (`tile_color("Z9")`, `place_marker(X, "Z9")`)."""
     out: list[Diagnostic] = []
     for node in s.walk(decl):
         routine = isinstance(node, s.Call) and isinstance(node.func, s.Name) and node.func.name in facts.routines \

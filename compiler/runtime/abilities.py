@@ -62,7 +62,12 @@ class Abilities:
         are spent. For a corporation C, the marker of the ability card it holds (an ability with `effect:
         bonus_token` and a `bonus_per_train`: 18 Grand Junction's Lemuel Morrissey) goes on a city hex, each of
         C's runs stopping there earning the bonus until the card leaves the game (the rules spend its use);
-        refused (IllegalAction naming the card's rule) without such a card, or on a hex without a city."""
+        refused (IllegalAction naming the card's rule) without such a card, or on a hex without a city.
+        place_marker(X, none): X's marker leaves the map (its bonus ends): a private's own, a corporation's its
+        cards' (the library's remove_markers() and close_privates)."""
+        if hex_id is None:
+            self._take_markers(company)
+            return
         if company.kind == "corporation":
             self._place_card_marker(company, str(hex_id))
             return
@@ -327,13 +332,6 @@ class Abilities:
         theirs = set(board.tokens_of(b.id))
         return bool(theirs) and bool(track.linked(board, board.tokens_of(a.id)) & theirs)
 
-    def b_tile_color(self, hex_id: str) -> str:
-        """tile_color(hex): the colour of what lies on the hex now: white for an empty or printed hex."""
-        board = self._need_board()
-        if str(hex_id) not in board.hexes:
-            raise IllegalAction(f"{hex_id} is not on the map")
-        return board.tile_at(str(hex_id)).color
-
     def b_remove_borders(self, kind: str) -> None:
         """remove_borders(type): the map's hex-side borders of that type are gone (track may cross them)."""
         board = self._need_board()
@@ -441,13 +439,13 @@ class Abilities:
         bonus = int(self._value(ability["bonus_per_train"], f"{key} bonus_per_train"))
         self.j.set(self.g, "markers", tuple(self.g.get("markers", ())) + ((key, hex_id, corp.id, bonus),))
 
-    def b_remove_markers(self, company: Entity | None = None) -> None:
-        """remove_markers(): every revenue marker leaves the map (their bonuses end). remove_markers(X), as
-        private X closes: its marker leaves the map where a player holds X and its marker ability for a player
-        owner says `removed_on_close: true` (a corporation's stays)."""
-        if company is None:
-            self.j.set(self.g, "markers", ())
-        elif self.owner[company.id].kind == "player" and not self.closed[company.id] and any(
-                str(a.get("owner", "")) == "player" and a.get("removed_on_close")
-                for a in self._abilities(company, "hex_marker")):
-            self.j.set(self.g, "markers", tuple(m for m in self.g.get("markers", ()) if m[0] != company.id))
+    def _take_markers(self, company: Entity) -> None:
+        """place_marker(X, none): X's revenue marker leaves the map: a private's, the one keyed by it; a
+        corporation's, those of its ability cards (keyed by the card, serving it)."""
+        markers = tuple(self.g.get("markers", ()))
+        if company.kind == "private":
+            kept = tuple(m for m in markers if m[0] != company.id)
+        else:
+            kept = tuple(m for m in markers if m[2] != company.id or ("private", m[0]) in self.by_id)
+        if kept != markers:
+            self.j.set(self.g, "markers", kept)

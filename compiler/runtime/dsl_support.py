@@ -25,6 +25,9 @@ from compiler.runtime.vocabulary import TOKEN_COUNTS
 #: a station spot's fields the map answers for the company it was checked for (`GameBase.spot_field`)
 SPOT_FIELDS = ("reserved", "reached")
 
+#: a hex's fields the map answers, the hex named by its key (`GameBase.hex_field`): `color`, what lies on it
+HEX_FIELDS = ("color",)
+
 #: the values a declared state keys by id (`GameBase._state_key`)
 _KEYED = (Entity, Certificate)
 
@@ -656,6 +659,8 @@ class DslSupport:
                                 + (" (no share price before a price token is on the market)" if name == "price" else ""))
         if name in SPOT_FIELDS and obj.__class__ is TokenSpot:
             return self.spot_field(obj, name)  # (the map's, for the company it was checked for)
+        if name in HEX_FIELDS and obj.__class__ is str:
+            return self.hex_field(obj, name)  # (the map's: a hex by its key, `C.home.color`)
         if dataclasses.is_dataclass(obj) and name in {f.name for f in dataclasses.fields(obj)}:
             return getattr(obj, name)  # a runtime value: a lay (`lay.upgrade`), a station spot
         raise RuleGap(f"{obj}.{name}", "no such attribute")

@@ -122,6 +122,14 @@ class TilesAndTokens:
             return spot.company in board.reservations(ref)
         return ref in track.reach(board, spot.company).nodes
 
+    def hex_field(self, hex_id: str, name: str) -> str:
+        """`hex.color` in the DSL (`DslSupport.attr`), of a hex named by its key: the colour of what lies on it
+        now, white for an empty or printed hex; a name no hex of the map has is refused."""
+        board = self._need_board()
+        if hex_id not in board.hexes:
+            raise IllegalAction(f"{hex_id} is not on the map")
+        return board.tile_at(hex_id).color
+
     def b_unreserve(self, holder: Entity, home: bool) -> None:
         """unreserve(X, home): station slots kept for X are open again: with `home`, every one kept for it (its
         home station circle among them); otherwise those its abilities keep (effect reserved_slot), its home's

@@ -14,7 +14,6 @@ from compiler.verify.terms import (
     OR,
     CardRef,
     Ctx,
-    Opaque,
     SymList,
     zi,
 )
@@ -54,10 +53,6 @@ class AbilityBuiltins:
         v = ctx.fresh(name, sort)
         ctx.shared.oracles.append((name, args, v))
         return v
-
-    def b_tile_color(self, ctx: Ctx, hex_id: Any) -> Any:
-        """As GameBase.b_tile_color: the map is outside the model."""
-        return Opaque("the colour of a hex's tile")
 
     def ability_records(self, ctx: Ctx, ent: Ent) -> SymList:
         """As GameBase.ability_records (`X.abilities`): the abilities of `ent` as records, in the rulespec's

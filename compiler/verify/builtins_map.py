@@ -298,7 +298,10 @@ class MapBuiltins:
         decide: as `resolve_decision`, whoever is pending and acts next is then
         the runtime's to say. A corporation's marker (the ability card's, in a title with ability cards)
         goes on a city (the map is outside the model: an oracle); the rules check the card's power and spend
-        its use. A private's marker placed is one use more of its ability (`count_marker_use`)."""
+        its use. A private's marker placed is one use more of its ability (`count_marker_use`). place_marker(X,
+        none), X's marker off the map: markers are outside the model."""
+        if hex_id is None:
+            return
         self.count_marker_use(ctx, company)
         pending = self.tr.call("pending_decision", [company, "assign"], {}, ctx)  # the library's
         if self.m.cards is not None:
@@ -325,9 +328,6 @@ class MapBuiltins:
             sub = ctx.fork(e == m.z(x))
             self.tr.call("count_marker_use", [m.z(x)], {}, sub)
             ctx.state = sub.state
-
-    def b_remove_markers(self, ctx: Ctx, company: Any = None) -> None:
-        """As GameBase.b_remove_markers (every marker, or a closing private's): markers are outside the model."""
 
     def b_unreserve(self, ctx: Ctx, holder: Any, home: Any) -> None:
         """As GameBase.b_unreserve: station slots are outside the model."""

@@ -533,7 +533,7 @@ class Shared:
     #: (op, id, id) -> (operand, operand, truth value) of the tests on opaque values (`opaque_test`)
     opaque_tests: dict[tuple[str, int, int], tuple[Any, Any, Any]] = field(default_factory=dict)
     #: (id, field) -> (opaque value, its field) (`Translator.member`)
-    opaque_fields: dict[tuple[int, str], tuple[Any, Any]] = field(default_factory=dict)
+    opaque_fields: dict[tuple[int | str, str], tuple[Any, Any]] = field(default_factory=dict)
     #: corporation id -> when the step asked for the take-over check (`check_president`)
     checked: dict[str, Any] = field(default_factory=dict)
     #: corporations whose presidency the step settles (the `take_over` step)

@@ -14,6 +14,7 @@ from compiler.lang import syntax as s
 from compiler.lang.builtins import VALUES
 from compiler.lang.ir import Clause, Title
 from compiler.lang.schema import component_params
+from compiler.runtime.dsl_support import HEX_FIELDS
 from compiler.verify import cells
 from compiler.verify.bindings import RoutineBindings
 from compiler.verify.builtins_abilities import AbilityBuiltins
@@ -658,6 +659,14 @@ class Translator(RoutineBindings):
             key = (id(obj), name)
             if key not in cache:
                 cache[key] = (obj, Opaque(f"{obj.what}.{name}"))
+            return cache[key][1]
+        if isinstance(obj, str) and name in HEX_FIELDS:
+            # a hex's field by its key (`C.home.color`): the map is outside the model, opaque, the same value
+            # each time one hex's is read in one translation
+            cache = ctx.shared.opaque_fields
+            key = (obj, name)
+            if key not in cache:
+                cache[key] = (obj, Opaque(f"{obj}.{name} (the map's)"))
             return cache[key][1]
         if isinstance(obj, dict):
             if name not in obj:
