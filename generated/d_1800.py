@@ -12,14 +12,14 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/1800-three-player.rules": "8d4fde1bec5a4b11",
     "rulespecs/1800.rules": "fef78cf997e097b1",
-    "rulespecs/lib/18xx.rules": "7fb892e2339a0560",
+    "rulespecs/lib/18xx.rules": "6597f09af6d270d4",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "7fb892e2339a0560",
+        "rulespecs/lib/18xx.rules": "6597f09af6d270d4",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -362,25 +362,25 @@ RULES = _LIBRARY.rules(
         'action corporation_sell_shares': '§11.9',
         'action trade_company': '§12.3',
         'at action bankrupt': 'rulespecs/1800.rules:844',
-        'at action bid': 'rulespecs/lib/18xx.rules:1410',
+        'at action bid': 'rulespecs/lib/18xx.rules:1448',
         'at action buy_bond': 'rulespecs/1800.rules:734',
-        'at action buy_company': 'rulespecs/lib/18xx.rules:1397',
-        'at action buy_shares': 'rulespecs/lib/18xx.rules:1495',
-        'at action buy_train': 'rulespecs/lib/18xx.rules:1823',
+        'at action buy_company': 'rulespecs/lib/18xx.rules:1435',
+        'at action buy_shares': 'rulespecs/lib/18xx.rules:1533',
+        'at action buy_train': 'rulespecs/lib/18xx.rules:1861',
         'at action collect_bond': 'rulespecs/1800.rules:747',
         'at action contribute': 'rulespecs/1800.rules:834',
-        'at action corporation_buy_company': 'rulespecs/lib/18xx.rules:1622',
+        'at action corporation_buy_company': 'rulespecs/lib/18xx.rules:1660',
         'at action corporation_buy_shares': 'rulespecs/1800.rules:799',
         'at action corporation_sell_shares': 'rulespecs/1800.rules:783',
-        'at action discard_train': 'rulespecs/lib/18xx.rules:1899',
-        'at action dividend': 'rulespecs/lib/18xx.rules:1740',
-        'at action end_game': 'rulespecs/lib/18xx.rules:2061',
-        'at action lay_tile': 'rulespecs/lib/18xx.rules:1638',
-        'at action par': 'rulespecs/lib/18xx.rules:1433',
-        'at action pass': 'rulespecs/lib/18xx.rules:1614',
-        'at action place_token': 'rulespecs/lib/18xx.rules:1702',
-        'at action run_routes': 'rulespecs/lib/18xx.rules:1723',
-        'at action sell_shares': 'rulespecs/lib/18xx.rules:1541',
+        'at action discard_train': 'rulespecs/lib/18xx.rules:1937',
+        'at action dividend': 'rulespecs/lib/18xx.rules:1778',
+        'at action end_game': 'rulespecs/lib/18xx.rules:2099',
+        'at action lay_tile': 'rulespecs/lib/18xx.rules:1676',
+        'at action par': 'rulespecs/lib/18xx.rules:1471',
+        'at action pass': 'rulespecs/lib/18xx.rules:1652',
+        'at action place_token': 'rulespecs/lib/18xx.rules:1740',
+        'at action run_routes': 'rulespecs/lib/18xx.rules:1761',
+        'at action sell_shares': 'rulespecs/lib/18xx.rules:1579',
         'at action trade_company': 'rulespecs/1800.rules:770',
         'bond CS_bond': '§2',
         'bond DRGW_bond': '§2',
@@ -616,33 +616,33 @@ _LIBRARY.define(
 
 def a_buy_company(g, v_player, v_company, v_price):
     """Buy the private on sale (§6)"""
-    # at rulespecs/lib/18xx.rules:1398
+    # at rulespecs/lib/18xx.rules:1436
     if not (r_in_round(g, "stock")):
         raise IllegalAction(
-            "privates are sold in the stock round", rule="§6", at="rulespecs/lib/18xx.rules:1398"
+            "privates are sold in the stock round", rule="§6", at="rulespecs/lib/18xx.rules:1436"
         )
-    # at rulespecs/lib/18xx.rules:1399
+    # at rulespecs/lib/18xx.rules:1437
     if not (not g.state_has("in_auction")):
         raise IllegalAction(
             "the private is being auctioned among its bidders",
             rule="§6",
-            at="rulespecs/lib/18xx.rules:1399",
+            at="rulespecs/lib/18xx.rules:1437",
         )
-    # at rulespecs/lib/18xx.rules:1400
+    # at rulespecs/lib/18xx.rules:1438
     if not (r_private_on_sale(g) == v_company):
         raise IllegalAction(
             "privates are sold one at a time, in order",
             rule="§6",
-            at="rulespecs/lib/18xx.rules:1400",
+            at="rulespecs/lib/18xx.rules:1438",
         )
-    # at rulespecs/lib/18xx.rules:1401
+    # at rulespecs/lib/18xx.rules:1439
     if not (v_price == r_sale_price(g)):
         raise IllegalAction(
             "the private is sold at its current price",
             rule="§6",
-            at="rulespecs/lib/18xx.rules:1401",
+            at="rulespecs/lib/18xx.rules:1439",
         )
-    # at rulespecs/lib/18xx.rules:1402
+    # at rulespecs/lib/18xx.rules:1440
     if not (
         ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
         or (not ("privates" in g.param("cert_limit_counts")))
@@ -650,90 +650,90 @@ def a_buy_company(g, v_player, v_company, v_price):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule="§8.1",
-            at="rulespecs/lib/18xx.rules:1402",
+            at="rulespecs/lib/18xx.rules:1440",
         )
-    # at rulespecs/lib/18xx.rules:1404
+    # at rulespecs/lib/18xx.rules:1442
     if not (r_free_cash(g, v_player) >= v_price):
         raise IllegalAction(
             "not enough cash (money set aside for bids cannot be used)",
             rule="§6",
-            at="rulespecs/lib/18xx.rules:1404",
+            at="rulespecs/lib/18xx.rules:1442",
         )
-    # at rulespecs/lib/18xx.rules:1405
+    # at rulespecs/lib/18xx.rules:1443
     g.transfer(v_price, v_player, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1406
+    # at rulespecs/lib/18xx.rules:1444
     g.move(v_company, g.name("bank"), v_player)
-    # at rulespecs/lib/18xx.rules:1407
+    # at rulespecs/lib/18xx.rules:1445
     r_private_sold(g, v_player, v_company)
 
 
 def a_bid(g, v_player, v_company, v_price):
     """Bid for a private, or pick a company in a draft (a private or a minor) (§7)"""
-    # at rulespecs/lib/18xx.rules:1411
+    # at rulespecs/lib/18xx.rules:1449
     if r_in_round(g, "draft"):
-        # at rulespecs/lib/18xx.rules:1412
+        # at rulespecs/lib/18xx.rules:1450
         if not (g.b_in_draft_hand(v_company)):
             raise IllegalAction(
                 "the card is not among those drawn for this pick",
                 rule="§7",
-                at="rulespecs/lib/18xx.rules:1412",
+                at="rulespecs/lib/18xx.rules:1450",
             )
-        # at rulespecs/lib/18xx.rules:1413
+        # at rulespecs/lib/18xx.rules:1451
         if not (v_price == r_draft_price(g, v_company)):
             raise IllegalAction(
                 "a drafted company costs its current draft price",
                 rule="§7",
-                at="rulespecs/lib/18xx.rules:1413",
+                at="rulespecs/lib/18xx.rules:1451",
             )
-        # at rulespecs/lib/18xx.rules:1414
+        # at rulespecs/lib/18xx.rules:1452
         if not (r_free_cash(g, v_player) >= v_price):
             raise IllegalAction(
                 "not enough cash for this and the companies already picked",
                 rule="§7",
-                at="rulespecs/lib/18xx.rules:1414",
+                at="rulespecs/lib/18xx.rules:1452",
             )
-        # at rulespecs/lib/18xx.rules:1415
+        # at rulespecs/lib/18xx.rules:1453
         g.b_draft_pick(v_player, v_company)
     else:
-        # at rulespecs/lib/18xx.rules:1417
+        # at rulespecs/lib/18xx.rules:1455
         if not (g.param("private_sale_bidding")):
             raise IllegalAction(
                 "privates are sold at a fixed price; bidding is not in play",
                 rule="§6, §7",
-                at="rulespecs/lib/18xx.rules:1417",
+                at="rulespecs/lib/18xx.rules:1455",
             )
-        # at rulespecs/lib/18xx.rules:1418
+        # at rulespecs/lib/18xx.rules:1456
         if g.state_has("in_auction"):
-            # at rulespecs/lib/18xx.rules:1419
+            # at rulespecs/lib/18xx.rules:1457
             if not (v_company == r_auction_company(g)):
                 raise IllegalAction(
                     "the auction is for another private",
                     rule="§7",
-                    at="rulespecs/lib/18xx.rules:1419",
+                    at="rulespecs/lib/18xx.rules:1457",
                 )
-            # at rulespecs/lib/18xx.rules:1420
+            # at rulespecs/lib/18xx.rules:1458
             if not (v_price >= (r_highest_bid(g, v_company) + g.param("min_bid_raise"))):
                 raise IllegalAction(
                     "a raise is at least the minimum raise",
                     rule="§7",
-                    at="rulespecs/lib/18xx.rules:1420",
+                    at="rulespecs/lib/18xx.rules:1458",
                 )
-            # at rulespecs/lib/18xx.rules:1421
+            # at rulespecs/lib/18xx.rules:1459
             if not (r_free_cash(g, v_player) >= v_price):
                 raise IllegalAction(
-                    "not enough cash", rule="§7", at="rulespecs/lib/18xx.rules:1421"
+                    "not enough cash", rule="§7", at="rulespecs/lib/18xx.rules:1459"
                 )
-            # at rulespecs/lib/18xx.rules:1422
+            # at rulespecs/lib/18xx.rules:1460
             r_auction_bid(g, v_player, v_price)
         else:
-            # at rulespecs/lib/18xx.rules:1424
+            # at rulespecs/lib/18xx.rules:1462
             if not (r_in_round(g, "stock") and r_offered_later(g, v_company)):
                 raise IllegalAction(
                     "bids are for privates not yet offered",
                     rule="§7",
-                    at="rulespecs/lib/18xx.rules:1424",
+                    at="rulespecs/lib/18xx.rules:1462",
                 )
-            # at rulespecs/lib/18xx.rules:1425
+            # at rulespecs/lib/18xx.rules:1463
             if not (
                 (v_price >= (g.attr(v_company, "cost") + g.param("min_bid_raise")))
                 and (v_price >= (r_highest_bid(g, v_company) + g.param("min_bid_raise")))
@@ -741,116 +741,116 @@ def a_bid(g, v_player, v_company, v_price):
                 raise IllegalAction(
                     "a bid exceeds the face value and every other bid by at least the minimum raise",
                     rule="§7",
-                    at="rulespecs/lib/18xx.rules:1425",
+                    at="rulespecs/lib/18xx.rules:1463",
                 )
-            # at rulespecs/lib/18xx.rules:1427
+            # at rulespecs/lib/18xx.rules:1465
             if not (r_free_cash(g, v_player) >= v_price):
                 raise IllegalAction(
                     "not enough cash to set the bid aside",
                     rule="§7",
-                    at="rulespecs/lib/18xx.rules:1427",
+                    at="rulespecs/lib/18xx.rules:1465",
                 )
-            # at rulespecs/lib/18xx.rules:1428
+            # at rulespecs/lib/18xx.rules:1466
             r_place_bid(g, v_player, v_company, v_price)
 
 
 def a_par(g, v_player, v_corporation, v_price):
     """Start a corporation (§9.1)"""
-    # at rulespecs/lib/18xx.rules:1434
+    # at rulespecs/lib/18xx.rules:1472
     if not (r_in_round(g, "stock")):
         raise IllegalAction(
             "a corporation is started in a stock round",
             rule="§9.1",
-            at="rulespecs/lib/18xx.rules:1434",
+            at="rulespecs/lib/18xx.rules:1472",
         )
-    # at rulespecs/lib/18xx.rules:1435
+    # at rulespecs/lib/18xx.rules:1473
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule="§9.1",
-            at="rulespecs/lib/18xx.rules:1435",
+            at="rulespecs/lib/18xx.rules:1473",
         )
-    # at rulespecs/lib/18xx.rules:1436
+    # at rulespecs/lib/18xx.rules:1474
     if not (not r_started(g, v_corporation)):
         raise IllegalAction(
-            "the corporation is already started", rule="§9.1", at="rulespecs/lib/18xx.rules:1436"
+            "the corporation is already started", rule="§9.1", at="rulespecs/lib/18xx.rules:1474"
         )
-    # at rulespecs/lib/18xx.rules:1437
+    # at rulespecs/lib/18xx.rules:1475
     if not (not r_closed(g, v_corporation)):
         raise IllegalAction(
-            "the corporation is out of the game", rule="§9.1", at="rulespecs/lib/18xx.rules:1437"
+            "the corporation is out of the game", rule="§9.1", at="rulespecs/lib/18xx.rules:1475"
         )
-    # at rulespecs/lib/18xx.rules:1438
+    # at rulespecs/lib/18xx.rules:1476
     if not (v_price in r_par_prices(g, v_corporation)):
-        raise IllegalAction("not a par price", rule="§9.1", at="rulespecs/lib/18xx.rules:1438")
-    # at rulespecs/lib/18xx.rules:1439
+        raise IllegalAction("not a par price", rule="§9.1", at="rulespecs/lib/18xx.rules:1476")
+    # at rulespecs/lib/18xx.rules:1477
     v_cert = r_president_certificate(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:1440
+    # at rulespecs/lib/18xx.rules:1478
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule="§8.1",
-            at="rulespecs/lib/18xx.rules:1440",
+            at="rulespecs/lib/18xx.rules:1478",
         )
-    # at rulespecs/lib/18xx.rules:1441
+    # at rulespecs/lib/18xx.rules:1479
     if not (g.b_cash(v_player) >= (v_price * g.attr(v_cert, "shares"))):
-        raise IllegalAction("not enough cash", rule="§9.1", at="rulespecs/lib/18xx.rules:1441")
-    # at rulespecs/lib/18xx.rules:1442
+        raise IllegalAction("not enough cash", rule="§9.1", at="rulespecs/lib/18xx.rules:1479")
+    # at rulespecs/lib/18xx.rules:1480
     r_set_par(g, v_corporation, v_price)
-    # at rulespecs/lib/18xx.rules:1443
+    # at rulespecs/lib/18xx.rules:1481
     if g.param("home_token_at") == "par":
-        # at rulespecs/lib/18xx.rules:1443
+        # at rulespecs/lib/18xx.rules:1481
         r_place_home_token(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:1444
+    # at rulespecs/lib/18xx.rules:1482
     g.transfer((v_price * g.attr(v_cert, "shares")), v_player, r_payee(g, v_corporation, "ipo"))
-    # at rulespecs/lib/18xx.rules:1445
+    # at rulespecs/lib/18xx.rules:1483
     g.transfer((v_price * r_bank_funded_shares(g, v_corporation)), g.name("bank"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1446
+    # at rulespecs/lib/18xx.rules:1484
     g.move(v_cert, r_ipo_of(g, v_corporation), v_player)
-    # at rulespecs/lib/18xx.rules:1447
+    # at rulespecs/lib/18xx.rules:1485
     g.state_set("bought_this_turn", (), True)
-    # at rulespecs/lib/18xx.rules:1448
+    # at rulespecs/lib/18xx.rules:1486
     r_bought(g, v_player, v_corporation)
 
 
 def a_buy_shares(g, v_player, v_corporation, v_source):
     """Buy one certificate (§5, §8.1)"""
-    # at rulespecs/lib/18xx.rules:1496
+    # at rulespecs/lib/18xx.rules:1534
     if not (r_in_round(g, "stock")):
         raise IllegalAction(
             "shares are bought in a stock round",
             rule="§5, §8.1",
-            at="rulespecs/lib/18xx.rules:1496",
+            at="rulespecs/lib/18xx.rules:1534",
         )
-    # at rulespecs/lib/18xx.rules:1497
+    # at rulespecs/lib/18xx.rules:1535
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule="§5, §8.1",
-            at="rulespecs/lib/18xx.rules:1497",
+            at="rulespecs/lib/18xx.rules:1535",
         )
-    # at rulespecs/lib/18xx.rules:1498
+    # at rulespecs/lib/18xx.rules:1536
     if not (r_started(g, v_corporation)):
         raise IllegalAction(
-            "the corporation is not started", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:1498"
+            "the corporation is not started", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:1536"
         )
-    # at rulespecs/lib/18xx.rules:1499
+    # at rulespecs/lib/18xx.rules:1537
     if not (not g.state_has("sold_this_round", v_player, v_corporation)):
         raise IllegalAction(
             "no buying back a corporation sold this round",
             rule="§5, §8.1",
-            at="rulespecs/lib/18xx.rules:1499",
+            at="rulespecs/lib/18xx.rules:1537",
         )
-    # at rulespecs/lib/18xx.rules:1500
+    # at rulespecs/lib/18xx.rules:1538
     v_cert = g.b_next_certificate(v_corporation, v_source)
-    # at rulespecs/lib/18xx.rules:1501
+    # at rulespecs/lib/18xx.rules:1539
     if not (v_cert != None):
         raise IllegalAction(
             "no certificate of the corporation there",
             rule="§5, §8.1",
-            at="rulespecs/lib/18xx.rules:1501",
+            at="rulespecs/lib/18xx.rules:1539",
         )
-    # at rulespecs/lib/18xx.rules:1502
+    # at rulespecs/lib/18xx.rules:1540
     if not (
         ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
         or r_in_zone(g, v_corporation, "no_cert_limit")
@@ -858,9 +858,9 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule="§8.1",
-            at="rulespecs/lib/18xx.rules:1502",
+            at="rulespecs/lib/18xx.rules:1540",
         )
-    # at rulespecs/lib/18xx.rules:1504
+    # at rulespecs/lib/18xx.rules:1542
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -869,50 +869,50 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         or r_in_zone(g, v_corporation, "unlimited_holding")
     ):
         raise IllegalAction(
-            "the holding cap would be exceeded", rule="§8.1", at="rulespecs/lib/18xx.rules:1504"
+            "the holding cap would be exceeded", rule="§8.1", at="rulespecs/lib/18xx.rules:1542"
         )
-    # at rulespecs/lib/18xx.rules:1506
+    # at rulespecs/lib/18xx.rules:1544
     v_cost = r_share_cost(g, v_corporation, v_source) * g.attr(v_cert, "shares")
-    # at rulespecs/lib/18xx.rules:1507
+    # at rulespecs/lib/18xx.rules:1545
     if not (g.b_cash(v_player) >= v_cost):
-        raise IllegalAction("not enough cash", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:1507")
-    # at rulespecs/lib/18xx.rules:1508
+        raise IllegalAction("not enough cash", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:1545")
+    # at rulespecs/lib/18xx.rules:1546
     g.transfer(v_cost, v_player, r_payee(g, v_corporation, v_source))
-    # at rulespecs/lib/18xx.rules:1509
+    # at rulespecs/lib/18xx.rules:1547
     g.move(v_cert, v_source, v_player)
-    # at rulespecs/lib/18xx.rules:1510
+    # at rulespecs/lib/18xx.rules:1548
     g.state_set("bought_this_turn", (), True)
-    # at rulespecs/lib/18xx.rules:1511
+    # at rulespecs/lib/18xx.rules:1549
     r_bought(g, v_player, v_corporation)
 
 
 def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
     """Sell certificates to the pool (§5, §8.1)"""
-    # at rulespecs/lib/18xx.rules:1542
+    # at rulespecs/lib/18xx.rules:1580
     v_emergency = r_in_round(g, "operating") and r_emergency_seller(g, v_player)
-    # at rulespecs/lib/18xx.rules:1543
+    # at rulespecs/lib/18xx.rules:1581
     if not (r_in_round(g, "stock") or v_emergency):
         raise IllegalAction(
             "shares are sold in a stock round (or by a president raising money for a train)",
             rule="§5, §8.1",
-            at="rulespecs/lib/18xx.rules:1543",
+            at="rulespecs/lib/18xx.rules:1581",
         )
-    # at rulespecs/lib/18xx.rules:1544
+    # at rulespecs/lib/18xx.rules:1582
     if not (r_may_sell_now(g, v_player) or v_emergency):
         raise IllegalAction(
             "no selling after buying in this turn",
             rule="§5, §8.1",
-            at="rulespecs/lib/18xx.rules:1544",
+            at="rulespecs/lib/18xx.rules:1582",
         )
-    # at rulespecs/lib/18xx.rules:1545
+    # at rulespecs/lib/18xx.rules:1583
     if not (
         (r_len(g, v_shares) >= 1)
         and all((v_c in r_sellable(g, v_player, v_corporation)) for v_c in v_shares)
     ):
         raise IllegalAction(
-            "those certificates cannot be sold", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:1545"
+            "those certificates cannot be sold", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:1583"
         )
-    # at rulespecs/lib/18xx.rules:1547
+    # at rulespecs/lib/18xx.rules:1585
     if not (
         (
             (
@@ -941,37 +941,37 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "no selling in the first stock round (nor, where the title says so, of a corporation that has not operated, unless by its president)",
             rule="§8.1, §8.2.4",
-            at="rulespecs/lib/18xx.rules:1547",
+            at="rulespecs/lib/18xx.rules:1585",
         )
-    # at rulespecs/lib/18xx.rules:1552
+    # at rulespecs/lib/18xx.rules:1590
     v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
-    # at rulespecs/lib/18xx.rules:1553
+    # at rulespecs/lib/18xx.rules:1591
     if not (v_percent == v_percent_sold):
         raise IllegalAction(
             "the percent sold is that of the certificates named: a sale is never read as another",
             rule="§5, §8.1",
-            at="rulespecs/lib/18xx.rules:1553",
+            at="rulespecs/lib/18xx.rules:1591",
         )
-    # at rulespecs/lib/18xx.rules:1555
+    # at rulespecs/lib/18xx.rules:1593
     if not ((r_pool_percent(g, v_corporation) + v_percent_sold) <= g.param("pool_cap")):
         raise IllegalAction(
             "the bank pool would hold too much of the corporation",
             rule='assumed "the rulebook sets no limit on shares in the Bank Pool"',
-            at="rulespecs/lib/18xx.rules:1555",
+            at="rulespecs/lib/18xx.rules:1593",
         )
-    # at rulespecs/lib/18xx.rules:1557
+    # at rulespecs/lib/18xx.rules:1595
     if v_emergency and (not r_in_round(g, "stock")):
-        # at rulespecs/lib/18xx.rules:1558
+        # at rulespecs/lib/18xx.rules:1596
         r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold)
-    # at rulespecs/lib/18xx.rules:1560
+    # at rulespecs/lib/18xx.rules:1598
     g.transfer(((r_price(g, v_corporation) * v_percent_sold) // 10), g.name("bank"), v_player)
-    # at rulespecs/lib/18xx.rules:1561
+    # at rulespecs/lib/18xx.rules:1599
     for v_c in v_shares:
-        # at rulespecs/lib/18xx.rules:1562
+        # at rulespecs/lib/18xx.rules:1600
         g.move(v_c, v_player, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1564
+    # at rulespecs/lib/18xx.rules:1602
     r_price_drop_on_sale(g, v_player, v_corporation, v_shares, r_len(g, v_shares))
-    # at rulespecs/lib/18xx.rules:1565
+    # at rulespecs/lib/18xx.rules:1603
     g.state_set(
         "sold_this_round",
         (
@@ -980,15 +980,15 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         ),
         True,
     )
-    # at rulespecs/lib/18xx.rules:1566
+    # at rulespecs/lib/18xx.rules:1604
     g.state_set("sold_this_turn", (v_corporation,), True)
-    # at rulespecs/lib/18xx.rules:1567
+    # at rulespecs/lib/18xx.rules:1605
     g.b_check_president(v_corporation)
 
 
 def a_pass(g, v_entity):
     """Pass (§5, §10.2)"""
-    # at rulespecs/lib/18xx.rules:1615
+    # at rulespecs/lib/18xx.rules:1653
     if not (
         not (
             (r_in_round(g, "stock") and (g.b_certificates(v_entity) > g.param("cert_limit")))
@@ -998,178 +998,178 @@ def a_pass(g, v_entity):
         raise IllegalAction(
             "a player over the certificate limit must sell down to it first",
             rule="§8.1",
-            at="rulespecs/lib/18xx.rules:1615",
+            at="rulespecs/lib/18xx.rules:1653",
         )
-    # at rulespecs/lib/18xx.rules:1617
+    # at rulespecs/lib/18xx.rules:1655
     if not (not (g.param("must_own_train") and r_must_buy_train(g, v_entity))):
         raise IllegalAction(
             "a corporation without a train must buy one",
             rule="§11.11",
-            at="rulespecs/lib/18xx.rules:1617",
+            at="rulespecs/lib/18xx.rules:1655",
         )
-    # at rulespecs/lib/18xx.rules:1619
+    # at rulespecs/lib/18xx.rules:1657
     r_pass_turn(g, v_entity)
 
 
 def a_corporation_buy_company(g, v_corporation, v_company, v_price):
     """A corporation buys a private (§11.8)"""
-    # at rulespecs/lib/18xx.rules:1624
+    # at rulespecs/lib/18xx.rules:1662
     if not (r_in_round(g, "operating")):
         raise IllegalAction(
             "corporations buy privates during their operating turns",
             rule="§11.8",
-            at="rulespecs/lib/18xx.rules:1624",
+            at="rulespecs/lib/18xx.rules:1662",
         )
-    # at rulespecs/lib/18xx.rules:1625
+    # at rulespecs/lib/18xx.rules:1663
     if not (r_phase_at_least(g, g.param("private_purchase_from_phase"))):
         raise IllegalAction(
             "not yet in this phase",
             rule="§10.2, §12.3, Appendix B",
-            at="rulespecs/lib/18xx.rules:1625",
+            at="rulespecs/lib/18xx.rules:1663",
         )
-    # at rulespecs/lib/18xx.rules:1626
+    # at rulespecs/lib/18xx.rules:1664
     if not (not r_closed(g, v_company)):
         raise IllegalAction(
-            "the private is closed", rule="§11.8", at="rulespecs/lib/18xx.rules:1626"
+            "the private is closed", rule="§11.8", at="rulespecs/lib/18xx.rules:1664"
         )
-    # at rulespecs/lib/18xx.rules:1627
+    # at rulespecs/lib/18xx.rules:1665
     v_seller = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:1628
+    # at rulespecs/lib/18xx.rules:1666
     if not ((v_seller != v_corporation) and (v_seller != g.name("bank"))):
         raise IllegalAction(
-            "the private is not for sale", rule="§2", at="rulespecs/lib/18xx.rules:1628"
+            "the private is not for sale", rule="§2", at="rulespecs/lib/18xx.rules:1666"
         )
-    # at rulespecs/lib/18xx.rules:1629
+    # at rulespecs/lib/18xx.rules:1667
     if not (
         (v_price >= g.attr(v_company, "min_price")) and (v_price <= g.attr(v_company, "max_price"))
     ):
         raise IllegalAction(
-            "outside the private's price range", rule="§11.8", at="rulespecs/lib/18xx.rules:1629"
+            "outside the private's price range", rule="§11.8", at="rulespecs/lib/18xx.rules:1667"
         )
-    # at rulespecs/lib/18xx.rules:1630
+    # at rulespecs/lib/18xx.rules:1668
     if not (g.b_cash(v_corporation) >= v_price):
-        raise IllegalAction("not enough cash", rule="§11.8", at="rulespecs/lib/18xx.rules:1630")
-    # at rulespecs/lib/18xx.rules:1631
+        raise IllegalAction("not enough cash", rule="§11.8", at="rulespecs/lib/18xx.rules:1668")
+    # at rulespecs/lib/18xx.rules:1669
     g.transfer(
         v_price, v_corporation, (g.name("bank") if (v_seller == g.name("pool")) else v_seller)
     )
-    # at rulespecs/lib/18xx.rules:1632
+    # at rulespecs/lib/18xx.rules:1670
     g.move(v_company, v_seller, v_corporation)
-    # at rulespecs/lib/18xx.rules:1633
+    # at rulespecs/lib/18xx.rules:1671
     r_ability_sold(g, v_company)
 
 
 def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
     """Lay or upgrade a tile (§11.1)"""
-    # at rulespecs/lib/18xx.rules:1639
+    # at rulespecs/lib/18xx.rules:1677
     if not (r_in_step(g, v_corporation, "lay_tile")):
         raise IllegalAction(
             "tiles are laid at the start of a turn",
             rule="§11.1",
-            at="rulespecs/lib/18xx.rules:1639",
+            at="rulespecs/lib/18xx.rules:1677",
         )
-    # at rulespecs/lib/18xx.rules:1640
+    # at rulespecs/lib/18xx.rules:1678
     v_lay = g.b_check_lay(v_corporation, v_hex, v_tile, v_rotation)
-    # at rulespecs/lib/18xx.rules:1641
+    # at rulespecs/lib/18xx.rules:1679
     if not (g.b_cash(v_corporation) >= g.b_lay_cost(v_lay)):
         raise IllegalAction(
             "the company cannot pay the terrain cost",
             rule="§11.1",
-            at="rulespecs/lib/18xx.rules:1641",
+            at="rulespecs/lib/18xx.rules:1679",
         )
-    # at rulespecs/lib/18xx.rules:1642
+    # at rulespecs/lib/18xx.rules:1680
     g.transfer(g.b_lay_cost(v_lay), v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1643
+    # at rulespecs/lib/18xx.rules:1681
     g.b_lay(v_corporation, v_lay, v_tile)
 
 
 def a_place_token(g, v_corporation, v_city):
     """Place a station token (§11.2)"""
-    # at rulespecs/lib/18xx.rules:1703
+    # at rulespecs/lib/18xx.rules:1741
     if not (r_in_step(g, v_corporation, "place_token")):
         raise IllegalAction(
             "a station token is placed after laying track",
             rule="§11.2",
-            at="rulespecs/lib/18xx.rules:1703",
+            at="rulespecs/lib/18xx.rules:1741",
         )
-    # at rulespecs/lib/18xx.rules:1704
+    # at rulespecs/lib/18xx.rules:1742
     if not (r_tokens_left(g, v_corporation) > 0):
         raise IllegalAction(
             "the corporation has no station token left",
             rule="§11.2",
-            at="rulespecs/lib/18xx.rules:1704",
+            at="rulespecs/lib/18xx.rules:1742",
         )
-    # at rulespecs/lib/18xx.rules:1705
+    # at rulespecs/lib/18xx.rules:1743
     v_spot = g.b_check_token(v_corporation, v_city)
-    # at rulespecs/lib/18xx.rules:1706
+    # at rulespecs/lib/18xx.rules:1744
     v_cost = r_next_token_cost(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:1707
+    # at rulespecs/lib/18xx.rules:1745
     if not (g.b_cash(v_corporation) >= v_cost):
         raise IllegalAction(
-            "not enough cash for the token", rule="§11.2", at="rulespecs/lib/18xx.rules:1707"
+            "not enough cash for the token", rule="§11.2", at="rulespecs/lib/18xx.rules:1745"
         )
-    # at rulespecs/lib/18xx.rules:1708
+    # at rulespecs/lib/18xx.rules:1746
     g.transfer(v_cost, v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1709
+    # at rulespecs/lib/18xx.rules:1747
     g.b_place_station(v_corporation, v_spot)
-    # at rulespecs/lib/18xx.rules:1710
+    # at rulespecs/lib/18xx.rules:1748
     r_end_step(g, v_corporation)
 
 
 def a_run_routes(g, v_corporation, v_routes):
     """Run trains (§11.3, §11.4)"""
-    # at rulespecs/lib/18xx.rules:1724
+    # at rulespecs/lib/18xx.rules:1762
     if not (r_in_step(g, v_corporation, "run_routes")):
         raise IllegalAction(
             "trains run after track and tokens",
             rule="§11.3, §11.4",
-            at="rulespecs/lib/18xx.rules:1724",
+            at="rulespecs/lib/18xx.rules:1762",
         )
-    # at rulespecs/lib/18xx.rules:1725
+    # at rulespecs/lib/18xx.rules:1763
     r_set_revenue(g, v_corporation, g.b_route_revenue(v_corporation, v_routes))
-    # at rulespecs/lib/18xx.rules:1726
+    # at rulespecs/lib/18xx.rules:1764
     r_end_step(g, v_corporation)
 
 
 def a_dividend(g, v_corporation, v_kind):
     """Pay out, withhold or pay half (§11.5)"""
-    # at rulespecs/lib/18xx.rules:1741
+    # at rulespecs/lib/18xx.rules:1779
     if not (r_in_step(g, v_corporation, "dividend")):
         raise IllegalAction(
             "revenue is disposed of after the trains run",
             rule="§11.5",
-            at="rulespecs/lib/18xx.rules:1741",
+            at="rulespecs/lib/18xx.rules:1779",
         )
-    # at rulespecs/lib/18xx.rules:1742
+    # at rulespecs/lib/18xx.rules:1780
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
-            "the title does not allow that", rule="§11.5", at="rulespecs/lib/18xx.rules:1742"
+            "the title does not allow that", rule="§11.5", at="rulespecs/lib/18xx.rules:1780"
         )
-    # at rulespecs/lib/18xx.rules:1743
+    # at rulespecs/lib/18xx.rules:1781
     v_revenue = r_revenue(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:1744
+    # at rulespecs/lib/18xx.rules:1782
     v_paid = (
         v_revenue if (v_kind == "payout") else (r_half(g, v_revenue) if (v_kind == "half") else 0)
     )
-    # at rulespecs/lib/18xx.rules:1745
+    # at rulespecs/lib/18xx.rules:1783
     g.transfer((v_revenue - v_paid), g.name("bank"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1746
+    # at rulespecs/lib/18xx.rules:1784
     r_pay_dividends(g, v_corporation, v_paid)
-    # at rulespecs/lib/18xx.rules:1747
+    # at rulespecs/lib/18xx.rules:1785
     r_dividend_price_move(g, v_corporation, v_kind, v_paid)
-    # at rulespecs/lib/18xx.rules:1748
+    # at rulespecs/lib/18xx.rules:1786
     r_end_step(g, v_corporation)
 
 
 def r_pay_dividends(g, v_corporation, v_paid):
     """Pay each holding its share of the dividends (§11.5)"""
-    # at rulespecs/lib/18xx.rules:1762
+    # at rulespecs/lib/18xx.rules:1800
     for v_c in g.attr(v_corporation, "certificates"):
-        # at rulespecs/lib/18xx.rules:1763
+        # at rulespecs/lib/18xx.rules:1801
         v_holder = g.b_holder_of(v_c)
-        # at rulespecs/lib/18xx.rules:1764
+        # at rulespecs/lib/18xx.rules:1802
         if r_opens_holding(g, v_c) and (v_holder != g.name("scrap")):
-            # at rulespecs/lib/18xx.rules:1765
+            # at rulespecs/lib/18xx.rules:1803
             g.transfer(
                 r_pay_per_share(g, v_corporation, v_holder, v_paid),
                 g.name("bank"),
@@ -1192,197 +1192,197 @@ def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
 
 def a_buy_train(g, v_corporation, v_train, v_price, v_exchange):
     """Buy a train (§11.7)"""
-    # at rulespecs/lib/18xx.rules:1824
+    # at rulespecs/lib/18xx.rules:1862
     if not (r_in_step(g, v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought at the end of the turn",
             rule="§11.7",
-            at="rulespecs/lib/18xx.rules:1824",
+            at="rulespecs/lib/18xx.rules:1862",
         )
-    # at rulespecs/lib/18xx.rules:1825
+    # at rulespecs/lib/18xx.rules:1863
     if not (
         (v_exchange != None)
         or ((r_limit_trains(g, v_corporation) + 1) <= r_train_limit(g, v_corporation))
     ):
         raise IllegalAction(
-            "the train limit would be exceeded", rule="§11.7", at="rulespecs/lib/18xx.rules:1825"
+            "the train limit would be exceeded", rule="§11.7", at="rulespecs/lib/18xx.rules:1863"
         )
-    # at rulespecs/lib/18xx.rules:1826
+    # at rulespecs/lib/18xx.rules:1864
     v_seller = g.b_holder_of(v_train)
-    # at rulespecs/lib/18xx.rules:1827
+    # at rulespecs/lib/18xx.rules:1865
     if v_exchange != None:
-        # at rulespecs/lib/18xx.rules:1828
+        # at rulespecs/lib/18xx.rules:1866
         r_trade_in(g, v_corporation, v_train, v_price, v_exchange)
     elif v_seller == g.name("depot"):
-        # at rulespecs/lib/18xx.rules:1830
+        # at rulespecs/lib/18xx.rules:1868
         if not (v_train in g.b_available_trains()):
             raise IllegalAction(
-                "the bank sells trains in order", rule="§11.7", at="rulespecs/lib/18xx.rules:1830"
+                "the bank sells trains in order", rule="§11.7", at="rulespecs/lib/18xx.rules:1868"
             )
-        # at rulespecs/lib/18xx.rules:1831
+        # at rulespecs/lib/18xx.rules:1869
         if not (g.state_amount("bank_buys_this_turn") < g.param("bank_trains_per_turn")):
             raise IllegalAction(
                 "no more trains from the bank this turn",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1831",
+                at="rulespecs/lib/18xx.rules:1869",
             )
-        # at rulespecs/lib/18xx.rules:1832
+        # at rulespecs/lib/18xx.rules:1870
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the bank sells at the printed price",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1832",
+                at="rulespecs/lib/18xx.rules:1870",
             )
-        # at rulespecs/lib/18xx.rules:1833
+        # at rulespecs/lib/18xx.rules:1871
         r_forced_purchase_help(g, v_corporation, v_price)
-        # at rulespecs/lib/18xx.rules:1834
+        # at rulespecs/lib/18xx.rules:1872
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1834",
+                at="rulespecs/lib/18xx.rules:1872",
             )
-        # at rulespecs/lib/18xx.rules:1835
+        # at rulespecs/lib/18xx.rules:1873
         g.transfer(v_price, v_corporation, g.name("bank"))
-        # at rulespecs/lib/18xx.rules:1836
+        # at rulespecs/lib/18xx.rules:1874
         g.move(v_train, g.name("depot"), v_corporation)
-        # at rulespecs/lib/18xx.rules:1837
+        # at rulespecs/lib/18xx.rules:1875
         g.b_train_bought(v_corporation, v_train, True)
     elif v_seller == g.name("pool"):
-        # at rulespecs/lib/18xx.rules:1839
+        # at rulespecs/lib/18xx.rules:1877
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the bank pool sells trains at the printed price",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1839",
+                at="rulespecs/lib/18xx.rules:1877",
             )
-        # at rulespecs/lib/18xx.rules:1840
+        # at rulespecs/lib/18xx.rules:1878
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1840",
+                at="rulespecs/lib/18xx.rules:1878",
             )
-        # at rulespecs/lib/18xx.rules:1841
+        # at rulespecs/lib/18xx.rules:1879
         g.transfer(v_price, v_corporation, g.name("bank"))
-        # at rulespecs/lib/18xx.rules:1842
+        # at rulespecs/lib/18xx.rules:1880
         g.move(v_train, g.name("pool"), v_corporation)
-        # at rulespecs/lib/18xx.rules:1843
+        # at rulespecs/lib/18xx.rules:1881
         g.b_train_bought(v_corporation, v_train, False)
     else:
-        # at rulespecs/lib/18xx.rules:1845
+        # at rulespecs/lib/18xx.rules:1883
         if not (g.among("corporations", v_seller) and (v_seller != v_corporation)):
             raise IllegalAction(
                 "trains are bought from the bank or another corporation",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1845",
+                at="rulespecs/lib/18xx.rules:1883",
             )
-        # at rulespecs/lib/18xx.rules:1846
+        # at rulespecs/lib/18xx.rules:1884
         if not (r_may_buy_train_from(g, v_corporation, v_seller)):
             raise IllegalAction(
                 "the corporation may not buy a train from another corporation now",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1846",
+                at="rulespecs/lib/18xx.rules:1884",
             )
-        # at rulespecs/lib/18xx.rules:1847
+        # at rulespecs/lib/18xx.rules:1885
         if not (v_price >= g.param("min_train_price")):
             raise IllegalAction(
                 "below the least price for a train",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1847",
+                at="rulespecs/lib/18xx.rules:1885",
             )
-        # at rulespecs/lib/18xx.rules:1848
+        # at rulespecs/lib/18xx.rules:1886
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1848",
+                at="rulespecs/lib/18xx.rules:1886",
             )
-        # at rulespecs/lib/18xx.rules:1849
+        # at rulespecs/lib/18xx.rules:1887
         g.transfer(v_price, v_corporation, v_seller)
-        # at rulespecs/lib/18xx.rules:1850
+        # at rulespecs/lib/18xx.rules:1888
         g.move(v_train, v_seller, v_corporation)
-        # at rulespecs/lib/18xx.rules:1851
+        # at rulespecs/lib/18xx.rules:1889
         g.b_train_bought(v_corporation, v_train, False)
 
 
 def r_trade_in(g, v_corporation, v_train, v_price, v_exchange):
     """A train traded in for one the bank sells, at the discount the new train gives it (supplement from \"18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)\")"""
-    # at rulespecs/lib/18xx.rules:1886
+    # at rulespecs/lib/18xx.rules:1924
     if not ((g.b_holder_of(v_train) == g.name("depot")) and (v_train in g.b_available_trains())):
         raise IllegalAction(
             "a train is traded in only for one the bank sells now",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1886",
+            at="rulespecs/lib/18xx.rules:1924",
         )
-    # at rulespecs/lib/18xx.rules:1887
+    # at rulespecs/lib/18xx.rules:1925
     if not (g.b_holder_of(v_exchange) == v_corporation):
         raise IllegalAction(
             "the corporation trades in only a train it owns",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1887",
+            at="rulespecs/lib/18xx.rules:1925",
         )
-    # at rulespecs/lib/18xx.rules:1888
+    # at rulespecs/lib/18xx.rules:1926
     v_discount = r_trade_in_discount(g, v_train, v_exchange)
-    # at rulespecs/lib/18xx.rules:1889
+    # at rulespecs/lib/18xx.rules:1927
     if not (v_discount > 0):
         raise IllegalAction(
             "the new train takes no train of that type in trade",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1889",
+            at="rulespecs/lib/18xx.rules:1927",
         )
-    # at rulespecs/lib/18xx.rules:1890
+    # at rulespecs/lib/18xx.rules:1928
     if not (g.state_amount("bank_buys_this_turn") < g.param("bank_trains_per_turn")):
         raise IllegalAction(
             "no more trains from the bank this turn",
             rule="§11.7",
-            at="rulespecs/lib/18xx.rules:1890",
+            at="rulespecs/lib/18xx.rules:1928",
         )
-    # at rulespecs/lib/18xx.rules:1891
+    # at rulespecs/lib/18xx.rules:1929
     if not (v_price == (g.attr(v_train, "price") - v_discount)):
         raise IllegalAction(
             "a trade-in pays the printed price less the discount",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1891",
+            at="rulespecs/lib/18xx.rules:1929",
         )
-    # at rulespecs/lib/18xx.rules:1892
+    # at rulespecs/lib/18xx.rules:1930
     if not (g.b_cash(v_corporation) >= v_price):
         raise IllegalAction(
             "the corporation cannot pay for the train",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1892",
+            at="rulespecs/lib/18xx.rules:1930",
         )
-    # at rulespecs/lib/18xx.rules:1893
+    # at rulespecs/lib/18xx.rules:1931
     g.move(v_exchange, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1894
+    # at rulespecs/lib/18xx.rules:1932
     g.transfer(v_price, v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1895
+    # at rulespecs/lib/18xx.rules:1933
     g.move(v_train, g.name("depot"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1896
+    # at rulespecs/lib/18xx.rules:1934
     g.b_train_bought(v_corporation, v_train, True)
 
 
 def a_discard_train(g, v_corporation, v_train):
     """Discard a train over the train limit (§12.2, §12.6)"""
-    # at rulespecs/lib/18xx.rules:1900
+    # at rulespecs/lib/18xx.rules:1938
     if not (r_pending_decision(g, v_corporation, "discard_train")):
         raise IllegalAction(
             "only a corporation over the train limit discards",
             rule="§12.2, §12.6",
-            at="rulespecs/lib/18xx.rules:1900",
+            at="rulespecs/lib/18xx.rules:1938",
         )
-    # at rulespecs/lib/18xx.rules:1901
+    # at rulespecs/lib/18xx.rules:1939
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
             "the corporation does not own that train",
             rule="§12.2, §12.6",
-            at="rulespecs/lib/18xx.rules:1901",
+            at="rulespecs/lib/18xx.rules:1939",
         )
-    # at rulespecs/lib/18xx.rules:1902
+    # at rulespecs/lib/18xx.rules:1940
     g.move(v_train, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1903
+    # at rulespecs/lib/18xx.rules:1941
     if r_limit_trains(g, v_corporation) <= r_train_limit(g, v_corporation):
-        # at rulespecs/lib/18xx.rules:1904
+        # at rulespecs/lib/18xx.rules:1942
         r_resolve_decision(g, v_corporation, "discard_train")
 
 
@@ -1717,13 +1717,13 @@ def a_bankrupt(g, v_corporation):
 
 def q_buy_company(g, v_player):
     """The opening guards of buy_company that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1398
+    # at rulespecs/lib/18xx.rules:1436
     if not (r_in_round(g, "stock")):
         return "privates are sold in the stock round"
-    # at rulespecs/lib/18xx.rules:1399
+    # at rulespecs/lib/18xx.rules:1437
     if not (not g.state_has("in_auction")):
         return "the private is being auctioned among its bidders"
-    # at rulespecs/lib/18xx.rules:1402
+    # at rulespecs/lib/18xx.rules:1440
     if not (
         ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
         or (not ("privates" in g.param("cert_limit_counts")))
@@ -1733,25 +1733,25 @@ def q_buy_company(g, v_player):
 
 def q_corporation_buy_company(g, v_corporation):
     """The opening guards of corporation_buy_company that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1624
+    # at rulespecs/lib/18xx.rules:1662
     if not (r_in_round(g, "operating")):
         return "corporations buy privates during their operating turns"
-    # at rulespecs/lib/18xx.rules:1625
+    # at rulespecs/lib/18xx.rules:1663
     if not (r_phase_at_least(g, g.param("private_purchase_from_phase"))):
         return "not yet in this phase"
 
 
 def q_place_token(g, v_corporation):
     """The opening guards of place_token that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1703
+    # at rulespecs/lib/18xx.rules:1741
     if not (r_in_step(g, v_corporation, "place_token")):
         return "a station token is placed after laying track"
-    # at rulespecs/lib/18xx.rules:1704
+    # at rulespecs/lib/18xx.rules:1742
     if not (r_tokens_left(g, v_corporation) > 0):
         return "the corporation has no station token left"
-    # at rulespecs/lib/18xx.rules:1706
+    # at rulespecs/lib/18xx.rules:1744
     v_cost = r_next_token_cost(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:1707
+    # at rulespecs/lib/18xx.rules:1745
     if not (g.b_cash(v_corporation) >= v_cost):
         return "not enough cash for the token"
 
@@ -1832,75 +1832,75 @@ def q_contribute(g, v_corporation):
 
 def q2_buy_company(g, v_player, v_company):
     """The opening guards of buy_company that read only its entity and company (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1400
+    # at rulespecs/lib/18xx.rules:1438
     if not (r_private_on_sale(g) == v_company):
         return "privates are sold one at a time, in order"
 
 
 def qr_buy_company(g):
     """The opening guards of buy_company that read only the round (the listing round probe)"""
-    # at rulespecs/lib/18xx.rules:1398
+    # at rulespecs/lib/18xx.rules:1436
     if not (r_in_round(g, "stock")):
         raise IllegalAction(
-            "privates are sold in the stock round", rule="§6", at="rulespecs/lib/18xx.rules:1398"
+            "privates are sold in the stock round", rule="§6", at="rulespecs/lib/18xx.rules:1436"
         )
 
 
 def qr_par(g):
     """The opening guards of par that read only the round (the listing round probe)"""
-    # at rulespecs/lib/18xx.rules:1434
+    # at rulespecs/lib/18xx.rules:1472
     if not (r_in_round(g, "stock")):
         raise IllegalAction(
             "a corporation is started in a stock round",
             rule="§9.1",
-            at="rulespecs/lib/18xx.rules:1434",
+            at="rulespecs/lib/18xx.rules:1472",
         )
 
 
 def qr_buy_shares(g):
     """The opening guards of buy_shares that read only the round (the listing round probe)"""
-    # at rulespecs/lib/18xx.rules:1496
+    # at rulespecs/lib/18xx.rules:1534
     if not (r_in_round(g, "stock")):
         raise IllegalAction(
             "shares are bought in a stock round",
             rule="§5, §8.1",
-            at="rulespecs/lib/18xx.rules:1496",
+            at="rulespecs/lib/18xx.rules:1534",
         )
 
 
 def q2_corporation_buy_company(g, v_corporation, v_company):
     """The opening guards of corporation_buy_company that read only its entity and company (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1626
+    # at rulespecs/lib/18xx.rules:1664
     if not (not r_closed(g, v_company)):
         return "the private is closed"
-    # at rulespecs/lib/18xx.rules:1627
+    # at rulespecs/lib/18xx.rules:1665
     v_seller = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:1628
+    # at rulespecs/lib/18xx.rules:1666
     if not ((v_seller != v_corporation) and (v_seller != g.name("bank"))):
         return "the private is not for sale"
 
 
 def qr_corporation_buy_company(g):
     """The opening guards of corporation_buy_company that read only the round (the listing round probe)"""
-    # at rulespecs/lib/18xx.rules:1624
+    # at rulespecs/lib/18xx.rules:1662
     if not (r_in_round(g, "operating")):
         raise IllegalAction(
             "corporations buy privates during their operating turns",
             rule="§11.8",
-            at="rulespecs/lib/18xx.rules:1624",
+            at="rulespecs/lib/18xx.rules:1662",
         )
 
 
 def qb2_corporation_buy_company(g, v_corporation, v_company):
     """The opening guards of corporation_buy_company that read more than its entity and company, judged by a lower bound (the listing bound probe)"""
-    # at rulespecs/lib/18xx.rules:1630
+    # at rulespecs/lib/18xx.rules:1668
     if not (g.b_cash(v_corporation) >= g.attr(v_company, "min_price")):
         return "not enough cash"
 
 
 def qt_place_token(g, v_corporation):
     """The opening guards of place_token that read only the round, the step, the operating company and the decisions owed (the listing step probe)"""
-    # at rulespecs/lib/18xx.rules:1703
+    # at rulespecs/lib/18xx.rules:1741
     if not (r_in_step(g, v_corporation, "place_token")):
         return "a station token is placed after laying track"
 

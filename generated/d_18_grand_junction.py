@@ -12,14 +12,14 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18-grand-junction.rules": "596ad41cae320295",
     "rulespecs/1846.rules": "7bd5f5a5cc059eb1",
-    "rulespecs/lib/18xx.rules": "7fb892e2339a0560",
+    "rulespecs/lib/18xx.rules": "6597f09af6d270d4",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "7fb892e2339a0560",
+        "rulespecs/lib/18xx.rules": "6597f09af6d270d4",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -144,13 +144,13 @@ COMPONENTS = {
         {'key': 'two_player_relegation', 'title': 'Two-player relegation and the SLVS', 'first': 'with fewer than five players the SLVS is always relegated, then with two or three players one of CC and CCP', 'second': 'with two players two of CC, CCP and GSLP are relegated at random', 'reading': 'the two-player rule replaces only the random step: with two players SLVS and two of CC, CCP, GSLP are relegated, leaving four companies at the start', 'reason': 'the relegation of the SLVS is stated as always under five players and the SLVS is the one company the Tier 2 list names; the two-player list widens the random step instead of offering the SLVS. The cost of this reading: three companies are relegated, more than the "one or two" of the Tier 2 section; the other reading (two relegated, the SLVS in Tier 1) would keep five companies as in 1846\'s two-player game'},
     ],
     'corporation': [
-        {'key': 'DRG', 'title': 'Denver & Rio Grande Railroad', 'kind': 'major', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'float': 20, 'tokens': Gap('the rulebook gives no token counts or costs (44 tokens in the box, allocation not given)', at='rulespecs/18-grand-junction.rules:251'), 'home': Gap('the map is not in the rulebook', at='rulespecs/18-grand-junction.rules:252'), 'par_prices': [], 'bank_funds_on_par': 0},
-        {'key': 'DSPP', 'title': 'Denver, South Park and Pacific Railroad', 'kind': 'major', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'float': 20, 'tokens': Gap('the rulebook gives no token counts or costs (44 tokens in the box, allocation not given)', at='rulespecs/18-grand-junction.rules:259'), 'home': Gap('the map is not in the rulebook', at='rulespecs/18-grand-junction.rules:260'), 'par_prices': [], 'bank_funds_on_par': 0},
-        {'key': 'CNW', 'title': 'Colorado and North Western Railroad', 'kind': 'major', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'float': 20, 'tokens': Gap('the rulebook gives no token counts or costs (44 tokens in the box, allocation not given)', at='rulespecs/18-grand-junction.rules:267'), 'home': Gap('the map is not in the rulebook', at='rulespecs/18-grand-junction.rules:268'), 'par_prices': [], 'bank_funds_on_par': 0},
-        {'key': 'GSLP', 'title': 'Greeley, Salt Lake and Pacific Railroad', 'kind': 'major', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'float': 20, 'tokens': Gap('the rulebook gives no token counts or costs (44 tokens in the box, allocation not given)', at='rulespecs/18-grand-junction.rules:275'), 'home': Gap('the map is not in the rulebook', at='rulespecs/18-grand-junction.rules:276'), 'par_prices': [], 'bank_funds_on_par': 0},
-        {'key': 'CC', 'title': 'Colorado Central Railroad', 'kind': 'major', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'float': 20, 'tokens': Gap('the rulebook gives no token counts or costs (44 tokens in the box, allocation not given)', at='rulespecs/18-grand-junction.rules:283'), 'home': Gap('the map is not in the rulebook', at='rulespecs/18-grand-junction.rules:284'), 'may_be_relegated': True, 'par_prices': [], 'bank_funds_on_par': 0},
-        {'key': 'CCP', 'title': 'Colorado Central & Pacific Railroad', 'kind': 'major', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'float': 20, 'tokens': Gap('the rulebook gives no token counts or costs (44 tokens in the box, allocation not given)', at='rulespecs/18-grand-junction.rules:292'), 'home': Gap('the map is not in the rulebook', at='rulespecs/18-grand-junction.rules:293'), 'may_be_relegated': True, 'par_prices': [], 'bank_funds_on_par': 0},
-        {'key': 'SLVS', 'title': 'San Luis Valley Southern Railway', 'kind': 'major', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'float': 20, 'tokens': Gap('the rulebook gives no token counts or costs (44 tokens in the box, allocation not given)', at='rulespecs/18-grand-junction.rules:301'), 'home': 'chosen_on_float', 'home_rule': 'no home on the map; when it floats it picks any open city space and places its token there at once', 'par_prices': [], 'bank_funds_on_par': 0},
+        {'key': 'DRG', 'title': 'Denver & Rio Grande Railroad', 'kind': 'major', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'float': 20, 'tokens': Gap('the rulebook gives no token counts or costs (44 tokens in the box, allocation not given)', at='rulespecs/18-grand-junction.rules:251'), 'home': Gap('the map is not in the rulebook', at='rulespecs/18-grand-junction.rules:252'), 'float_by_zone': None, 'float_by_phase': None, 'par_prices': [], 'bank_funds_on_par': 0},
+        {'key': 'DSPP', 'title': 'Denver, South Park and Pacific Railroad', 'kind': 'major', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'float': 20, 'tokens': Gap('the rulebook gives no token counts or costs (44 tokens in the box, allocation not given)', at='rulespecs/18-grand-junction.rules:259'), 'home': Gap('the map is not in the rulebook', at='rulespecs/18-grand-junction.rules:260'), 'float_by_zone': None, 'float_by_phase': None, 'par_prices': [], 'bank_funds_on_par': 0},
+        {'key': 'CNW', 'title': 'Colorado and North Western Railroad', 'kind': 'major', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'float': 20, 'tokens': Gap('the rulebook gives no token counts or costs (44 tokens in the box, allocation not given)', at='rulespecs/18-grand-junction.rules:267'), 'home': Gap('the map is not in the rulebook', at='rulespecs/18-grand-junction.rules:268'), 'float_by_zone': None, 'float_by_phase': None, 'par_prices': [], 'bank_funds_on_par': 0},
+        {'key': 'GSLP', 'title': 'Greeley, Salt Lake and Pacific Railroad', 'kind': 'major', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'float': 20, 'tokens': Gap('the rulebook gives no token counts or costs (44 tokens in the box, allocation not given)', at='rulespecs/18-grand-junction.rules:275'), 'home': Gap('the map is not in the rulebook', at='rulespecs/18-grand-junction.rules:276'), 'float_by_zone': None, 'float_by_phase': None, 'par_prices': [], 'bank_funds_on_par': 0},
+        {'key': 'CC', 'title': 'Colorado Central Railroad', 'kind': 'major', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'float': 20, 'tokens': Gap('the rulebook gives no token counts or costs (44 tokens in the box, allocation not given)', at='rulespecs/18-grand-junction.rules:283'), 'home': Gap('the map is not in the rulebook', at='rulespecs/18-grand-junction.rules:284'), 'may_be_relegated': True, 'float_by_zone': None, 'float_by_phase': None, 'par_prices': [], 'bank_funds_on_par': 0},
+        {'key': 'CCP', 'title': 'Colorado Central & Pacific Railroad', 'kind': 'major', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'float': 20, 'tokens': Gap('the rulebook gives no token counts or costs (44 tokens in the box, allocation not given)', at='rulespecs/18-grand-junction.rules:292'), 'home': Gap('the map is not in the rulebook', at='rulespecs/18-grand-junction.rules:293'), 'may_be_relegated': True, 'float_by_zone': None, 'float_by_phase': None, 'par_prices': [], 'bank_funds_on_par': 0},
+        {'key': 'SLVS', 'title': 'San Luis Valley Southern Railway', 'kind': 'major', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'float': 20, 'tokens': Gap('the rulebook gives no token counts or costs (44 tokens in the box, allocation not given)', at='rulespecs/18-grand-junction.rules:301'), 'home': 'chosen_on_float', 'home_rule': 'no home on the map; when it floats it picks any open city space and places its token there at once', 'float_by_zone': None, 'float_by_phase': None, 'par_prices': [], 'bank_funds_on_par': 0},
     ],
     'dividend_rule': [
         {'key': 'half_pay', 'title': 'Dividend choices', 'summary': 'A corporation pays out its revenue, pays out half and keeps half, or withholds it all.', 'choices': ['payout', 'half', 'withhold']},
@@ -378,22 +378,22 @@ RULES = _LIBRARY.rules(
         'action top_up_revenue': '§"Abraham Donaldson"',
         'action use_ability': '§"Using the Company Presidents"',
         'at action bankrupt': 'rulespecs/1846.rules:1472',
-        'at action buy_shares': 'rulespecs/lib/18xx.rules:1495',
+        'at action buy_shares': 'rulespecs/lib/18xx.rules:1533',
         'at action choose_turn': 'rulespecs/18-grand-junction.rules:926',
         'at action contribute': 'rulespecs/1846.rules:1460',
         'at action corporation_assign': 'rulespecs/18-grand-junction.rules:939',
         'at action corporation_buy_shares': 'rulespecs/18-grand-junction.rules:964',
         'at action corporation_sell_shares': 'rulespecs/18-grand-junction.rules:999',
-        'at action discard_train': 'rulespecs/lib/18xx.rules:1899',
-        'at action dividend': 'rulespecs/lib/18xx.rules:1740',
-        'at action end_game': 'rulespecs/lib/18xx.rules:2061',
+        'at action discard_train': 'rulespecs/lib/18xx.rules:1937',
+        'at action dividend': 'rulespecs/lib/18xx.rules:1778',
+        'at action end_game': 'rulespecs/lib/18xx.rules:2099',
         'at action lay_tile': 'rulespecs/18-grand-junction.rules:502',
         'at action par': 'rulespecs/18-grand-junction.rules:457',
         'at action pass': 'rulespecs/1846.rules:1260',
         'at action place_token': 'rulespecs/18-grand-junction.rules:483',
-        'at action run_routes': 'rulespecs/lib/18xx.rules:1723',
+        'at action run_routes': 'rulespecs/lib/18xx.rules:1761',
         'at action select_president': 'rulespecs/18-grand-junction.rules:792',
-        'at action sell_shares': 'rulespecs/lib/18xx.rules:1541',
+        'at action sell_shares': 'rulespecs/lib/18xx.rules:1579',
         'at action top_up_revenue': 'rulespecs/18-grand-junction.rules:872',
         'at action use_ability': 'rulespecs/18-grand-junction.rules:822',
         'bankruptcy player_bankrupt': '§"Bankruptcy"',
@@ -647,7 +647,7 @@ _LIBRARY.define(
 
 def r_in_receivership(g, v_corporation):
     """in_receivership(C): C is started and open, and its president's certificate lies in the bank pool (no player presides it); only where the title has receivership_steps, which the runtime then plays for it (library '18xx' function in_receivership)"""
-    # at rulespecs/lib/18xx.rules:671
+    # at rulespecs/lib/18xx.rules:675
     return (
         (
             (
@@ -751,7 +751,7 @@ def a_par(g, v_player, v_corporation, v_price):
 
 def r_sellable(g, v_player, v_corporation):
     """sellable(P, C): the certificates of C that P may sell now (library '18xx' function sellable)"""
-    # at rulespecs/lib/18xx.rules:1487
+    # at rulespecs/lib/18xx.rules:1525
     return [
         v_c
         for v_c in r_held_certificates(g, v_player, v_corporation)
@@ -789,23 +789,23 @@ def r_sellable(g, v_player, v_corporation):
 
 def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
     """Sell certificates to the pool (§\"Stock Round\", §\"Emergency Money Raising\")"""
-    # at rulespecs/lib/18xx.rules:1542
+    # at rulespecs/lib/18xx.rules:1580
     v_emergency = r_in_round(g, "operating") and r_emergency_seller(g, v_player)
-    # at rulespecs/lib/18xx.rules:1543
+    # at rulespecs/lib/18xx.rules:1581
     if not (r_in_round(g, "stock") or v_emergency):
         raise IllegalAction(
             "shares are sold in a stock round (or by a president raising money for a train)",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1543",
+            at="rulespecs/lib/18xx.rules:1581",
         )
-    # at rulespecs/lib/18xx.rules:1544
+    # at rulespecs/lib/18xx.rules:1582
     if not (r_may_sell_now(g, v_player) or v_emergency):
         raise IllegalAction(
             "no selling after buying in this turn",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1544",
+            at="rulespecs/lib/18xx.rules:1582",
         )
-    # at rulespecs/lib/18xx.rules:1545
+    # at rulespecs/lib/18xx.rules:1583
     if not (
         (r_len(g, v_shares) >= 1)
         and all((v_c in r_sellable(g, v_player, v_corporation)) for v_c in v_shares)
@@ -813,9 +813,9 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "those certificates cannot be sold",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1545",
+            at="rulespecs/lib/18xx.rules:1583",
         )
-    # at rulespecs/lib/18xx.rules:1547
+    # at rulespecs/lib/18xx.rules:1585
     if not (
         (
             (
@@ -844,37 +844,37 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "no selling in the first stock round (nor, where the title says so, of a corporation that has not operated, unless by its president)",
             rule='§"Initial Stock Round"',
-            at="rulespecs/lib/18xx.rules:1547",
+            at="rulespecs/lib/18xx.rules:1585",
         )
-    # at rulespecs/lib/18xx.rules:1552
+    # at rulespecs/lib/18xx.rules:1590
     v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
-    # at rulespecs/lib/18xx.rules:1553
+    # at rulespecs/lib/18xx.rules:1591
     if not (v_percent == v_percent_sold):
         raise IllegalAction(
             "the percent sold is that of the certificates named: a sale is never read as another",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1553",
+            at="rulespecs/lib/18xx.rules:1591",
         )
-    # at rulespecs/lib/18xx.rules:1555
+    # at rulespecs/lib/18xx.rules:1593
     if not ((r_pool_percent(g, v_corporation) + v_percent_sold) <= g.param("pool_cap")):
         raise IllegalAction(
             "the bank pool would hold too much of the corporation",
             rule='§"Stock Market"',
-            at="rulespecs/lib/18xx.rules:1555",
+            at="rulespecs/lib/18xx.rules:1593",
         )
-    # at rulespecs/lib/18xx.rules:1557
+    # at rulespecs/lib/18xx.rules:1595
     if v_emergency and (not r_in_round(g, "stock")):
-        # at rulespecs/lib/18xx.rules:1558
+        # at rulespecs/lib/18xx.rules:1596
         r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold)
-    # at rulespecs/lib/18xx.rules:1560
+    # at rulespecs/lib/18xx.rules:1598
     g.transfer(((r_price(g, v_corporation) * v_percent_sold) // 10), g.name("bank"), v_player)
-    # at rulespecs/lib/18xx.rules:1561
+    # at rulespecs/lib/18xx.rules:1599
     for v_c in v_shares:
-        # at rulespecs/lib/18xx.rules:1562
+        # at rulespecs/lib/18xx.rules:1600
         g.move(v_c, v_player, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1564
+    # at rulespecs/lib/18xx.rules:1602
     r_price_drop_on_sale(g, v_player, v_corporation, v_shares, r_len(g, v_shares))
-    # at rulespecs/lib/18xx.rules:1565
+    # at rulespecs/lib/18xx.rules:1603
     g.state_set(
         "sold_this_round",
         (
@@ -883,9 +883,9 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         ),
         True,
     )
-    # at rulespecs/lib/18xx.rules:1566
+    # at rulespecs/lib/18xx.rules:1604
     g.state_set("sold_this_turn", (v_corporation,), True)
-    # at rulespecs/lib/18xx.rules:1567
+    # at rulespecs/lib/18xx.rules:1605
     g.b_check_president(v_corporation)
 
 
@@ -1062,48 +1062,48 @@ def r_emergency_sale_noted(g, v_player, v_corporation):
 
 def r_close_corporation(g, v_corporation):
     """close_corporation(C): C closes: its certificates leave the game, its cash goes to the bank, its trains leave the game, its privates close, its stations leave the map (but those a take-over's owner still chooses among, which leave when the choice is over) (library '18xx' procedure close_corporation)"""
-    # at rulespecs/lib/18xx.rules:2405
+    # at rulespecs/lib/18xx.rules:2443
     g.set_attr(v_corporation, "closed", True)
-    # at rulespecs/lib/18xx.rules:2406
+    # at rulespecs/lib/18xx.rules:2444
     if g.param("held_shares_on_close") == "pool":
-        # at rulespecs/lib/18xx.rules:2408
+        # at rulespecs/lib/18xx.rules:2446
         for v_c in g.name("corporations"):
-            # at rulespecs/lib/18xx.rules:2409
+            # at rulespecs/lib/18xx.rules:2447
             if v_c != v_corporation:
-                # at rulespecs/lib/18xx.rules:2410
+                # at rulespecs/lib/18xx.rules:2448
                 for v_x in g.attr(v_c, "certificates"):
-                    # at rulespecs/lib/18xx.rules:2411
+                    # at rulespecs/lib/18xx.rules:2449
                     if g.b_holder_of(v_x) == v_corporation:
-                        # at rulespecs/lib/18xx.rules:2412
+                        # at rulespecs/lib/18xx.rules:2450
                         g.move(v_x, v_corporation, g.name("pool"))
     elif g.param("held_shares_on_close") == "kept":
         pass
     else:
-        # at rulespecs/lib/18xx.rules:2406
+        # at rulespecs/lib/18xx.rules:2444
         raise IllegalAction(
             "no case of this match holds the value of `held_shares_on_close`",
             rule="library '18xx' procedure close_corporation",
-            at="rulespecs/lib/18xx.rules:2406",
+            at="rulespecs/lib/18xx.rules:2444",
         )
-    # at rulespecs/lib/18xx.rules:2421
+    # at rulespecs/lib/18xx.rules:2459
     for v_x in g.attr(v_corporation, "certificates"):
-        # at rulespecs/lib/18xx.rules:2422
+        # at rulespecs/lib/18xx.rules:2460
         if g.b_holder_of(v_x) != g.name("scrap"):
-            # at rulespecs/lib/18xx.rules:2423
+            # at rulespecs/lib/18xx.rules:2461
             g.move(v_x, g.b_holder_of(v_x), g.name("scrap"))
-    # at rulespecs/lib/18xx.rules:2426
+    # at rulespecs/lib/18xx.rules:2464
     g.transfer(g.b_cash(v_corporation), v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:2427
+    # at rulespecs/lib/18xx.rules:2465
     for v_t in g.b_trains(v_corporation):
-        # at rulespecs/lib/18xx.rules:2428
+        # at rulespecs/lib/18xx.rules:2466
         g.move(v_t, v_corporation, g.name("scrap"))
-    # at rulespecs/lib/18xx.rules:2430
+    # at rulespecs/lib/18xx.rules:2468
     for v_x in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:2431
+        # at rulespecs/lib/18xx.rules:2469
         if g.b_holder_of(v_x) == v_corporation:
-            # at rulespecs/lib/18xx.rules:2432
+            # at rulespecs/lib/18xx.rules:2470
             g.set_attr(v_x, "closed", True)
-    # at rulespecs/lib/18xx.rules:2435
+    # at rulespecs/lib/18xx.rules:2473
     if not any(
         g.list_contains(
             "station_swaps",
@@ -1114,18 +1114,18 @@ def r_close_corporation(g, v_corporation):
         )
         for v_c in g.name("corporations")
     ):
-        # at rulespecs/lib/18xx.rules:2436
+        # at rulespecs/lib/18xx.rules:2474
         r_remove_stations(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:2438
+    # at rulespecs/lib/18xx.rules:2476
     g.emit("corporation_closed", v_corporation)
-    # at rulespecs/lib/18xx.rules:2439
+    # at rulespecs/lib/18xx.rules:2477
     if "all_closed" in g.param("game_end"):
-        # at rulespecs/lib/18xx.rules:2440
+        # at rulespecs/lib/18xx.rules:2478
         if (
             any(r_started(g, v_c) for v_c in g.name("corporations"))
             and all(((not r_started(g, v_c)) or r_closed(g, v_c)) for v_c in g.name("corporations"))
         ) and all((r_closed(g, v_c) or (not g.b_available(v_c))) for v_c in g.name("corporations")):
-            # at rulespecs/lib/18xx.rules:2442
+            # at rulespecs/lib/18xx.rules:2480
             g.b_end_game_now("all_closed")
 
 
@@ -2268,17 +2268,17 @@ def qr_corporation_assign(g):
 
 def t_end_stock_round(g, *_rest):
     """At the end of a stock round, sold-out corporations rise"""
-    # at rulespecs/lib/18xx.rules:2197
+    # at rulespecs/lib/18xx.rules:2235
     for v_c in g.b_market_order():
-        # at rulespecs/lib/18xx.rules:2198
+        # at rulespecs/lib/18xx.rules:2236
         if g.param("sold_out_rise") and r_sold_out(g, v_c):
-            # at rulespecs/lib/18xx.rules:2199
+            # at rulespecs/lib/18xx.rules:2237
             r_market_move(g, v_c, "up")
-        # at rulespecs/lib/18xx.rules:2201
+        # at rulespecs/lib/18xx.rules:2239
         if (g.param("pool_drop_at_round_end") and (not r_closed(g, v_c))) and (
             r_pool_percent(g, v_c) > 0
         ):
-            # at rulespecs/lib/18xx.rules:2202
+            # at rulespecs/lib/18xx.rules:2240
             r_market_move(g, v_c, "down")
 
 

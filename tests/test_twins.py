@@ -226,7 +226,11 @@ ROOT = Path(__file__).resolve().parent.parent
 #: then price_after_moves a library function, `C.cell.way[d][n].price`, over a market cell's `way` (the cells a
 #: token passes moving one way again and again, to where the next move stays; past its end, that cell; in the
 #: model read at a count that is a term up to the market's longest way: exact, no bound of certificates), 44
-RECORDED = 44
+#: then (twins67a) check_float a library procedure over float_sold (the title's float_counts, now the library's) and
+#: float_percent (a corporation's `float` a percent or none, its map by its par cell's zone `float_by_zone`, 18CO,
+#: or by phase `float_by_phase`, 1880 Romania, else the title's float: a kind's parameter declared `none = none` read
+#: as none), its train delivered at float moved by the rules, 43
+RECORDED = 43
 
 #: builtins that became library functions or procedures (one new primitive, bought_this_turn, for two)
 MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "pool_certificates",
@@ -248,7 +252,7 @@ MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "p
          "closed", "ability_window", "would_export", "close_corporation", "in_round", "in_step", "acting", "sell_out",
          "pass_turn", "bid_placed", "bought", "private_sold", "end_step", "home_open", "place_home_token",
          "set_par", "move_price", "in_zone", "end_called", "make_obsolete", "call_round", "price", "token_cost",
-         "price_after_moves"]
+         "price_after_moves", "check_float"]
 
 
 #: builtins folded into the map's checks of a company's lay and station: check_lay and check_token of a private

@@ -777,6 +777,8 @@ class Translator(RoutineBindings):
         if data is None:
             raise Unsupported(f"attribute {name} of {ent}")
         ctx.shared.reads.add(ent.kind, f"{ent.id}.{name}", data.get(name))
+        if name in data and data[name] is None and name in self.title.kind_defaults(ent.kind):
+            return None  # (as GameBase.attr: a parameter its kind declares none by default)
         if name not in data or data[name] is None:
             raise GapError(f"{ent.kind} {ent.id} {name}", "the rulespec does not give it")
         value = data[name]
