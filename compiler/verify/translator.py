@@ -952,12 +952,14 @@ class Translator(RoutineBindings):
         return SymList(elems, beyond=domain.beyond)
 
     def plain_domain(self, domain: Any) -> Any:
-        """A quantifier's domain as a list of the model (`SymList`) where it is a range, a list or tuple of
+        """A quantifier's domain as a list of the model (`SymList`) where it is a range, a list, tuple or set of
         values, or a name (its letters, as the engine iterates over a string); anything else as it is."""
         if isinstance(domain, tuple) and len(domain) == 3 and domain[0] == "range":
             return self.range_list(domain[1], domain[2])
         if isinstance(domain, str):
             domain = list(domain)
+        if isinstance(domain, (set, frozenset)):
+            domain = sorted(domain, key=str)  # (a market cell's zones: `greatest(z in c.zones: ...)`, the library's zone_float)
         if isinstance(domain, (list, tuple)):
             return SymList([(x, True) for x in domain])
         return domain
