@@ -785,6 +785,10 @@ class Translator(RoutineBindings):
         from compiler.verify.model import GapValue
 
         if isinstance(value, GapValue):
+            if name == "home" and not m.title.components("hex"):
+                # a title whose map is a gap, its homes too (18 Grand Junction's, an overlay's): a home is the
+                # map's, any (as b_home_spots reads the map's answer where there are no hexes)
+                return Opaque(f"{ent.id}.home")
             raise GapError(f"{ent.kind} {ent.id} {name}", value.reason)
         if isinstance(value, dict) and m.n_players in value:
             value = value[m.n_players]
