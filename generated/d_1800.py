@@ -12,14 +12,14 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/1800-three-player.rules": "8d4fde1bec5a4b11",
     "rulespecs/1800.rules": "fef78cf997e097b1",
-    "rulespecs/lib/18xx.rules": "90558cc44198d7d8",
+    "rulespecs/lib/18xx.rules": "f18dd7df341547e4",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "90558cc44198d7d8",
+        "rulespecs/lib/18xx.rules": "f18dd7df341547e4",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -364,25 +364,25 @@ RULES = _LIBRARY.rules(
         'action corporation_sell_shares': '§11.9',
         'action trade_company': '§12.3',
         'at action bankrupt': 'rulespecs/1800.rules:844',
-        'at action bid': 'rulespecs/lib/18xx.rules:1416',
+        'at action bid': 'rulespecs/lib/18xx.rules:1454',
         'at action buy_bond': 'rulespecs/1800.rules:734',
-        'at action buy_company': 'rulespecs/lib/18xx.rules:1403',
-        'at action buy_shares': 'rulespecs/lib/18xx.rules:1501',
-        'at action buy_train': 'rulespecs/lib/18xx.rules:1829',
+        'at action buy_company': 'rulespecs/lib/18xx.rules:1441',
+        'at action buy_shares': 'rulespecs/lib/18xx.rules:1539',
+        'at action buy_train': 'rulespecs/lib/18xx.rules:1867',
         'at action collect_bond': 'rulespecs/1800.rules:747',
         'at action contribute': 'rulespecs/1800.rules:834',
-        'at action corporation_buy_company': 'rulespecs/lib/18xx.rules:1628',
+        'at action corporation_buy_company': 'rulespecs/lib/18xx.rules:1666',
         'at action corporation_buy_shares': 'rulespecs/1800.rules:799',
         'at action corporation_sell_shares': 'rulespecs/1800.rules:783',
-        'at action discard_train': 'rulespecs/lib/18xx.rules:1905',
-        'at action dividend': 'rulespecs/lib/18xx.rules:1746',
-        'at action end_game': 'rulespecs/lib/18xx.rules:2072',
-        'at action lay_tile': 'rulespecs/lib/18xx.rules:1644',
-        'at action par': 'rulespecs/lib/18xx.rules:1439',
-        'at action pass': 'rulespecs/lib/18xx.rules:1620',
-        'at action place_token': 'rulespecs/lib/18xx.rules:1708',
-        'at action run_routes': 'rulespecs/lib/18xx.rules:1729',
-        'at action sell_shares': 'rulespecs/lib/18xx.rules:1547',
+        'at action discard_train': 'rulespecs/lib/18xx.rules:1943',
+        'at action dividend': 'rulespecs/lib/18xx.rules:1784',
+        'at action end_game': 'rulespecs/lib/18xx.rules:2110',
+        'at action lay_tile': 'rulespecs/lib/18xx.rules:1682',
+        'at action par': 'rulespecs/lib/18xx.rules:1477',
+        'at action pass': 'rulespecs/lib/18xx.rules:1658',
+        'at action place_token': 'rulespecs/lib/18xx.rules:1746',
+        'at action run_routes': 'rulespecs/lib/18xx.rules:1767',
+        'at action sell_shares': 'rulespecs/lib/18xx.rules:1585',
         'at action trade_company': 'rulespecs/1800.rules:770',
         'bond CS_bond': '§2',
         'bond DRGW_bond': '§2',
@@ -618,33 +618,33 @@ _LIBRARY.define(
 
 def a_buy_company(g, v_player, v_company, v_price):
     """Buy the private on sale (§6)"""
-    # at rulespecs/lib/18xx.rules:1404
+    # at rulespecs/lib/18xx.rules:1442
     if not (r_in_round(g, "stock")):
         raise IllegalAction(
-            "privates are sold in the stock round", rule="§6", at="rulespecs/lib/18xx.rules:1404"
+            "privates are sold in the stock round", rule="§6", at="rulespecs/lib/18xx.rules:1442"
         )
-    # at rulespecs/lib/18xx.rules:1405
+    # at rulespecs/lib/18xx.rules:1443
     if not (not g.state_has("in_auction")):
         raise IllegalAction(
             "the private is being auctioned among its bidders",
             rule="§6",
-            at="rulespecs/lib/18xx.rules:1405",
+            at="rulespecs/lib/18xx.rules:1443",
         )
-    # at rulespecs/lib/18xx.rules:1406
+    # at rulespecs/lib/18xx.rules:1444
     if not (r_private_on_sale(g) == v_company):
         raise IllegalAction(
             "privates are sold one at a time, in order",
             rule="§6",
-            at="rulespecs/lib/18xx.rules:1406",
+            at="rulespecs/lib/18xx.rules:1444",
         )
-    # at rulespecs/lib/18xx.rules:1407
+    # at rulespecs/lib/18xx.rules:1445
     if not (v_price == r_sale_price(g)):
         raise IllegalAction(
             "the private is sold at its current price",
             rule="§6",
-            at="rulespecs/lib/18xx.rules:1407",
+            at="rulespecs/lib/18xx.rules:1445",
         )
-    # at rulespecs/lib/18xx.rules:1408
+    # at rulespecs/lib/18xx.rules:1446
     if not (
         ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
         or (not ("privates" in g.param("cert_limit_counts")))
@@ -652,90 +652,90 @@ def a_buy_company(g, v_player, v_company, v_price):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule="§8.1",
-            at="rulespecs/lib/18xx.rules:1408",
+            at="rulespecs/lib/18xx.rules:1446",
         )
-    # at rulespecs/lib/18xx.rules:1410
+    # at rulespecs/lib/18xx.rules:1448
     if not (r_free_cash(g, v_player) >= v_price):
         raise IllegalAction(
             "not enough cash (money set aside for bids cannot be used)",
             rule="§6",
-            at="rulespecs/lib/18xx.rules:1410",
+            at="rulespecs/lib/18xx.rules:1448",
         )
-    # at rulespecs/lib/18xx.rules:1411
+    # at rulespecs/lib/18xx.rules:1449
     g.transfer(v_price, v_player, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1412
+    # at rulespecs/lib/18xx.rules:1450
     g.move(v_company, g.name("bank"), v_player)
-    # at rulespecs/lib/18xx.rules:1413
+    # at rulespecs/lib/18xx.rules:1451
     r_private_sold(g, v_player, v_company)
 
 
 def a_bid(g, v_player, v_company, v_price):
     """Bid for a private, or pick a company in a draft (a private or a minor) (§7)"""
-    # at rulespecs/lib/18xx.rules:1417
+    # at rulespecs/lib/18xx.rules:1455
     if r_in_round(g, "draft"):
-        # at rulespecs/lib/18xx.rules:1418
+        # at rulespecs/lib/18xx.rules:1456
         if not (g.b_in_draft_hand(v_company)):
             raise IllegalAction(
                 "the card is not among those drawn for this pick",
                 rule="§7",
-                at="rulespecs/lib/18xx.rules:1418",
+                at="rulespecs/lib/18xx.rules:1456",
             )
-        # at rulespecs/lib/18xx.rules:1419
+        # at rulespecs/lib/18xx.rules:1457
         if not (v_price == r_draft_price(g, v_company)):
             raise IllegalAction(
                 "a drafted company costs its current draft price",
                 rule="§7",
-                at="rulespecs/lib/18xx.rules:1419",
+                at="rulespecs/lib/18xx.rules:1457",
             )
-        # at rulespecs/lib/18xx.rules:1420
+        # at rulespecs/lib/18xx.rules:1458
         if not (r_free_cash(g, v_player) >= v_price):
             raise IllegalAction(
                 "not enough cash for this and the companies already picked",
                 rule="§7",
-                at="rulespecs/lib/18xx.rules:1420",
+                at="rulespecs/lib/18xx.rules:1458",
             )
-        # at rulespecs/lib/18xx.rules:1421
+        # at rulespecs/lib/18xx.rules:1459
         g.b_draft_pick(v_player, v_company)
     else:
-        # at rulespecs/lib/18xx.rules:1423
+        # at rulespecs/lib/18xx.rules:1461
         if not (g.param("private_sale_bidding")):
             raise IllegalAction(
                 "privates are sold at a fixed price; bidding is not in play",
                 rule="§6, §7",
-                at="rulespecs/lib/18xx.rules:1423",
+                at="rulespecs/lib/18xx.rules:1461",
             )
-        # at rulespecs/lib/18xx.rules:1424
+        # at rulespecs/lib/18xx.rules:1462
         if g.state_has("in_auction"):
-            # at rulespecs/lib/18xx.rules:1425
+            # at rulespecs/lib/18xx.rules:1463
             if not (v_company == r_auction_company(g)):
                 raise IllegalAction(
                     "the auction is for another private",
                     rule="§7",
-                    at="rulespecs/lib/18xx.rules:1425",
+                    at="rulespecs/lib/18xx.rules:1463",
                 )
-            # at rulespecs/lib/18xx.rules:1426
+            # at rulespecs/lib/18xx.rules:1464
             if not (v_price >= (r_highest_bid(g, v_company) + g.param("min_bid_raise"))):
                 raise IllegalAction(
                     "a raise is at least the minimum raise",
                     rule="§7",
-                    at="rulespecs/lib/18xx.rules:1426",
+                    at="rulespecs/lib/18xx.rules:1464",
                 )
-            # at rulespecs/lib/18xx.rules:1427
+            # at rulespecs/lib/18xx.rules:1465
             if not (r_free_cash(g, v_player) >= v_price):
                 raise IllegalAction(
-                    "not enough cash", rule="§7", at="rulespecs/lib/18xx.rules:1427"
+                    "not enough cash", rule="§7", at="rulespecs/lib/18xx.rules:1465"
                 )
-            # at rulespecs/lib/18xx.rules:1428
+            # at rulespecs/lib/18xx.rules:1466
             r_auction_bid(g, v_player, v_price)
         else:
-            # at rulespecs/lib/18xx.rules:1430
+            # at rulespecs/lib/18xx.rules:1468
             if not (r_in_round(g, "stock") and r_offered_later(g, v_company)):
                 raise IllegalAction(
                     "bids are for privates not yet offered",
                     rule="§7",
-                    at="rulespecs/lib/18xx.rules:1430",
+                    at="rulespecs/lib/18xx.rules:1468",
                 )
-            # at rulespecs/lib/18xx.rules:1431
+            # at rulespecs/lib/18xx.rules:1469
             if not (
                 (v_price >= (g.attr(v_company, "cost") + g.param("min_bid_raise")))
                 and (v_price >= (r_highest_bid(g, v_company) + g.param("min_bid_raise")))
@@ -743,116 +743,116 @@ def a_bid(g, v_player, v_company, v_price):
                 raise IllegalAction(
                     "a bid exceeds the face value and every other bid by at least the minimum raise",
                     rule="§7",
-                    at="rulespecs/lib/18xx.rules:1431",
+                    at="rulespecs/lib/18xx.rules:1469",
                 )
-            # at rulespecs/lib/18xx.rules:1433
+            # at rulespecs/lib/18xx.rules:1471
             if not (r_free_cash(g, v_player) >= v_price):
                 raise IllegalAction(
                     "not enough cash to set the bid aside",
                     rule="§7",
-                    at="rulespecs/lib/18xx.rules:1433",
+                    at="rulespecs/lib/18xx.rules:1471",
                 )
-            # at rulespecs/lib/18xx.rules:1434
+            # at rulespecs/lib/18xx.rules:1472
             r_place_bid(g, v_player, v_company, v_price)
 
 
 def a_par(g, v_player, v_corporation, v_price):
     """Start a corporation (§9.1)"""
-    # at rulespecs/lib/18xx.rules:1440
+    # at rulespecs/lib/18xx.rules:1478
     if not (r_in_round(g, "stock")):
         raise IllegalAction(
             "a corporation is started in a stock round",
             rule="§9.1",
-            at="rulespecs/lib/18xx.rules:1440",
+            at="rulespecs/lib/18xx.rules:1478",
         )
-    # at rulespecs/lib/18xx.rules:1441
+    # at rulespecs/lib/18xx.rules:1479
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule="§9.1",
-            at="rulespecs/lib/18xx.rules:1441",
+            at="rulespecs/lib/18xx.rules:1479",
         )
-    # at rulespecs/lib/18xx.rules:1442
+    # at rulespecs/lib/18xx.rules:1480
     if not (not r_started(g, v_corporation)):
         raise IllegalAction(
-            "the corporation is already started", rule="§9.1", at="rulespecs/lib/18xx.rules:1442"
+            "the corporation is already started", rule="§9.1", at="rulespecs/lib/18xx.rules:1480"
         )
-    # at rulespecs/lib/18xx.rules:1443
+    # at rulespecs/lib/18xx.rules:1481
     if not (not r_closed(g, v_corporation)):
         raise IllegalAction(
-            "the corporation is out of the game", rule="§9.1", at="rulespecs/lib/18xx.rules:1443"
+            "the corporation is out of the game", rule="§9.1", at="rulespecs/lib/18xx.rules:1481"
         )
-    # at rulespecs/lib/18xx.rules:1444
+    # at rulespecs/lib/18xx.rules:1482
     if not (v_price in r_par_prices(g, v_corporation)):
-        raise IllegalAction("not a par price", rule="§9.1", at="rulespecs/lib/18xx.rules:1444")
-    # at rulespecs/lib/18xx.rules:1445
+        raise IllegalAction("not a par price", rule="§9.1", at="rulespecs/lib/18xx.rules:1482")
+    # at rulespecs/lib/18xx.rules:1483
     v_cert = r_president_certificate(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:1446
+    # at rulespecs/lib/18xx.rules:1484
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule="§8.1",
-            at="rulespecs/lib/18xx.rules:1446",
+            at="rulespecs/lib/18xx.rules:1484",
         )
-    # at rulespecs/lib/18xx.rules:1447
+    # at rulespecs/lib/18xx.rules:1485
     if not (g.b_cash(v_player) >= (v_price * g.attr(v_cert, "shares"))):
-        raise IllegalAction("not enough cash", rule="§9.1", at="rulespecs/lib/18xx.rules:1447")
-    # at rulespecs/lib/18xx.rules:1448
+        raise IllegalAction("not enough cash", rule="§9.1", at="rulespecs/lib/18xx.rules:1485")
+    # at rulespecs/lib/18xx.rules:1486
     r_set_par(g, v_corporation, v_price)
-    # at rulespecs/lib/18xx.rules:1449
+    # at rulespecs/lib/18xx.rules:1487
     if g.param("home_token_at") == "par":
-        # at rulespecs/lib/18xx.rules:1449
+        # at rulespecs/lib/18xx.rules:1487
         r_place_home_token(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:1450
+    # at rulespecs/lib/18xx.rules:1488
     g.transfer((v_price * g.attr(v_cert, "shares")), v_player, r_payee(g, v_corporation, "ipo"))
-    # at rulespecs/lib/18xx.rules:1451
+    # at rulespecs/lib/18xx.rules:1489
     g.transfer((v_price * r_bank_funded_shares(g, v_corporation)), g.name("bank"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1452
+    # at rulespecs/lib/18xx.rules:1490
     g.move(v_cert, r_ipo_of(g, v_corporation), v_player)
-    # at rulespecs/lib/18xx.rules:1453
+    # at rulespecs/lib/18xx.rules:1491
     g.state_set("bought_this_turn", (), True)
-    # at rulespecs/lib/18xx.rules:1454
+    # at rulespecs/lib/18xx.rules:1492
     r_bought(g, v_player, v_corporation)
 
 
 def a_buy_shares(g, v_player, v_corporation, v_source):
     """Buy one certificate (§5, §8.1)"""
-    # at rulespecs/lib/18xx.rules:1502
+    # at rulespecs/lib/18xx.rules:1540
     if not (r_in_round(g, "stock")):
         raise IllegalAction(
             "shares are bought in a stock round",
             rule="§5, §8.1",
-            at="rulespecs/lib/18xx.rules:1502",
+            at="rulespecs/lib/18xx.rules:1540",
         )
-    # at rulespecs/lib/18xx.rules:1503
+    # at rulespecs/lib/18xx.rules:1541
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule="§5, §8.1",
-            at="rulespecs/lib/18xx.rules:1503",
+            at="rulespecs/lib/18xx.rules:1541",
         )
-    # at rulespecs/lib/18xx.rules:1504
+    # at rulespecs/lib/18xx.rules:1542
     if not (r_started(g, v_corporation)):
         raise IllegalAction(
-            "the corporation is not started", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:1504"
+            "the corporation is not started", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:1542"
         )
-    # at rulespecs/lib/18xx.rules:1505
+    # at rulespecs/lib/18xx.rules:1543
     if not (not g.state_has("sold_this_round", v_player, v_corporation)):
         raise IllegalAction(
             "no buying back a corporation sold this round",
             rule="§5, §8.1",
-            at="rulespecs/lib/18xx.rules:1505",
+            at="rulespecs/lib/18xx.rules:1543",
         )
-    # at rulespecs/lib/18xx.rules:1506
+    # at rulespecs/lib/18xx.rules:1544
     v_cert = g.b_next_certificate(v_corporation, v_source)
-    # at rulespecs/lib/18xx.rules:1507
+    # at rulespecs/lib/18xx.rules:1545
     if not (v_cert != None):
         raise IllegalAction(
             "no certificate of the corporation there",
             rule="§5, §8.1",
-            at="rulespecs/lib/18xx.rules:1507",
+            at="rulespecs/lib/18xx.rules:1545",
         )
-    # at rulespecs/lib/18xx.rules:1508
+    # at rulespecs/lib/18xx.rules:1546
     if not (
         ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
         or r_in_zone(g, v_corporation, "no_cert_limit")
@@ -860,9 +860,9 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule="§8.1",
-            at="rulespecs/lib/18xx.rules:1508",
+            at="rulespecs/lib/18xx.rules:1546",
         )
-    # at rulespecs/lib/18xx.rules:1510
+    # at rulespecs/lib/18xx.rules:1548
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -871,50 +871,50 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         or r_in_zone(g, v_corporation, "unlimited_holding")
     ):
         raise IllegalAction(
-            "the holding cap would be exceeded", rule="§8.1", at="rulespecs/lib/18xx.rules:1510"
+            "the holding cap would be exceeded", rule="§8.1", at="rulespecs/lib/18xx.rules:1548"
         )
-    # at rulespecs/lib/18xx.rules:1512
+    # at rulespecs/lib/18xx.rules:1550
     v_cost = r_share_cost(g, v_corporation, v_source) * g.attr(v_cert, "shares")
-    # at rulespecs/lib/18xx.rules:1513
+    # at rulespecs/lib/18xx.rules:1551
     if not (g.b_cash(v_player) >= v_cost):
-        raise IllegalAction("not enough cash", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:1513")
-    # at rulespecs/lib/18xx.rules:1514
+        raise IllegalAction("not enough cash", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:1551")
+    # at rulespecs/lib/18xx.rules:1552
     g.transfer(v_cost, v_player, r_payee(g, v_corporation, v_source))
-    # at rulespecs/lib/18xx.rules:1515
+    # at rulespecs/lib/18xx.rules:1553
     g.move(v_cert, v_source, v_player)
-    # at rulespecs/lib/18xx.rules:1516
+    # at rulespecs/lib/18xx.rules:1554
     g.state_set("bought_this_turn", (), True)
-    # at rulespecs/lib/18xx.rules:1517
+    # at rulespecs/lib/18xx.rules:1555
     r_bought(g, v_player, v_corporation)
 
 
 def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
     """Sell certificates to the pool (§5, §8.1)"""
-    # at rulespecs/lib/18xx.rules:1548
+    # at rulespecs/lib/18xx.rules:1586
     v_emergency = r_in_round(g, "operating") and r_emergency_seller(g, v_player)
-    # at rulespecs/lib/18xx.rules:1549
+    # at rulespecs/lib/18xx.rules:1587
     if not (r_in_round(g, "stock") or v_emergency):
         raise IllegalAction(
             "shares are sold in a stock round (or by a president raising money for a train)",
             rule="§5, §8.1",
-            at="rulespecs/lib/18xx.rules:1549",
+            at="rulespecs/lib/18xx.rules:1587",
         )
-    # at rulespecs/lib/18xx.rules:1550
+    # at rulespecs/lib/18xx.rules:1588
     if not (r_may_sell_now(g, v_player) or v_emergency):
         raise IllegalAction(
             "no selling after buying in this turn",
             rule="§5, §8.1",
-            at="rulespecs/lib/18xx.rules:1550",
+            at="rulespecs/lib/18xx.rules:1588",
         )
-    # at rulespecs/lib/18xx.rules:1551
+    # at rulespecs/lib/18xx.rules:1589
     if not (
         (r_len(g, v_shares) >= 1)
         and all((v_c in r_sellable(g, v_player, v_corporation)) for v_c in v_shares)
     ):
         raise IllegalAction(
-            "those certificates cannot be sold", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:1551"
+            "those certificates cannot be sold", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:1589"
         )
-    # at rulespecs/lib/18xx.rules:1553
+    # at rulespecs/lib/18xx.rules:1591
     if not (
         (
             (
@@ -943,37 +943,37 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "no selling in the first stock round (nor, where the title says so, of a corporation that has not operated, unless by its president)",
             rule="§8.1, §8.2.4",
-            at="rulespecs/lib/18xx.rules:1553",
+            at="rulespecs/lib/18xx.rules:1591",
         )
-    # at rulespecs/lib/18xx.rules:1558
+    # at rulespecs/lib/18xx.rules:1596
     v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
-    # at rulespecs/lib/18xx.rules:1559
+    # at rulespecs/lib/18xx.rules:1597
     if not (v_percent == v_percent_sold):
         raise IllegalAction(
             "the percent sold is that of the certificates named: a sale is never read as another",
             rule="§5, §8.1",
-            at="rulespecs/lib/18xx.rules:1559",
+            at="rulespecs/lib/18xx.rules:1597",
         )
-    # at rulespecs/lib/18xx.rules:1561
+    # at rulespecs/lib/18xx.rules:1599
     if not ((r_pool_percent(g, v_corporation) + v_percent_sold) <= g.param("pool_cap")):
         raise IllegalAction(
             "the bank pool would hold too much of the corporation",
             rule='assumed "the rulebook sets no limit on shares in the Bank Pool"',
-            at="rulespecs/lib/18xx.rules:1561",
+            at="rulespecs/lib/18xx.rules:1599",
         )
-    # at rulespecs/lib/18xx.rules:1563
+    # at rulespecs/lib/18xx.rules:1601
     if v_emergency and (not r_in_round(g, "stock")):
-        # at rulespecs/lib/18xx.rules:1564
+        # at rulespecs/lib/18xx.rules:1602
         r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold)
-    # at rulespecs/lib/18xx.rules:1566
+    # at rulespecs/lib/18xx.rules:1604
     g.transfer(((r_price(g, v_corporation) * v_percent_sold) // 10), g.name("bank"), v_player)
-    # at rulespecs/lib/18xx.rules:1567
+    # at rulespecs/lib/18xx.rules:1605
     for v_c in v_shares:
-        # at rulespecs/lib/18xx.rules:1568
+        # at rulespecs/lib/18xx.rules:1606
         g.move(v_c, v_player, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1570
+    # at rulespecs/lib/18xx.rules:1608
     r_price_drop_on_sale(g, v_player, v_corporation, v_shares, r_len(g, v_shares))
-    # at rulespecs/lib/18xx.rules:1571
+    # at rulespecs/lib/18xx.rules:1609
     g.state_set(
         "sold_this_round",
         (
@@ -982,15 +982,15 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         ),
         True,
     )
-    # at rulespecs/lib/18xx.rules:1572
+    # at rulespecs/lib/18xx.rules:1610
     g.state_set("sold_this_turn", (v_corporation,), True)
-    # at rulespecs/lib/18xx.rules:1573
+    # at rulespecs/lib/18xx.rules:1611
     g.b_check_president(v_corporation)
 
 
 def a_pass(g, v_entity):
     """Pass (§5, §10.2)"""
-    # at rulespecs/lib/18xx.rules:1621
+    # at rulespecs/lib/18xx.rules:1659
     if not (
         not (
             (r_in_round(g, "stock") and (g.b_certificates(v_entity) > g.param("cert_limit")))
@@ -1000,178 +1000,178 @@ def a_pass(g, v_entity):
         raise IllegalAction(
             "a player over the certificate limit must sell down to it first",
             rule="§8.1",
-            at="rulespecs/lib/18xx.rules:1621",
+            at="rulespecs/lib/18xx.rules:1659",
         )
-    # at rulespecs/lib/18xx.rules:1623
+    # at rulespecs/lib/18xx.rules:1661
     if not (not (g.param("must_own_train") and r_must_buy_train(g, v_entity))):
         raise IllegalAction(
             "a corporation without a train must buy one",
             rule="§11.11",
-            at="rulespecs/lib/18xx.rules:1623",
+            at="rulespecs/lib/18xx.rules:1661",
         )
-    # at rulespecs/lib/18xx.rules:1625
+    # at rulespecs/lib/18xx.rules:1663
     r_pass_turn(g, v_entity)
 
 
 def a_corporation_buy_company(g, v_corporation, v_company, v_price):
     """A corporation buys a private (§11.8)"""
-    # at rulespecs/lib/18xx.rules:1630
+    # at rulespecs/lib/18xx.rules:1668
     if not (r_in_round(g, "operating")):
         raise IllegalAction(
             "corporations buy privates during their operating turns",
             rule="§11.8",
-            at="rulespecs/lib/18xx.rules:1630",
+            at="rulespecs/lib/18xx.rules:1668",
         )
-    # at rulespecs/lib/18xx.rules:1631
+    # at rulespecs/lib/18xx.rules:1669
     if not (r_phase_at_least(g, g.param("private_purchase_from_phase"))):
         raise IllegalAction(
             "not yet in this phase",
             rule="§10.2, §12.3, Appendix B",
-            at="rulespecs/lib/18xx.rules:1631",
+            at="rulespecs/lib/18xx.rules:1669",
         )
-    # at rulespecs/lib/18xx.rules:1632
+    # at rulespecs/lib/18xx.rules:1670
     if not (not r_closed(g, v_company)):
         raise IllegalAction(
-            "the private is closed", rule="§11.8", at="rulespecs/lib/18xx.rules:1632"
+            "the private is closed", rule="§11.8", at="rulespecs/lib/18xx.rules:1670"
         )
-    # at rulespecs/lib/18xx.rules:1633
+    # at rulespecs/lib/18xx.rules:1671
     v_seller = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:1634
+    # at rulespecs/lib/18xx.rules:1672
     if not ((v_seller != v_corporation) and (v_seller != g.name("bank"))):
         raise IllegalAction(
-            "the private is not for sale", rule="§2", at="rulespecs/lib/18xx.rules:1634"
+            "the private is not for sale", rule="§2", at="rulespecs/lib/18xx.rules:1672"
         )
-    # at rulespecs/lib/18xx.rules:1635
+    # at rulespecs/lib/18xx.rules:1673
     if not (
         (v_price >= g.attr(v_company, "min_price")) and (v_price <= g.attr(v_company, "max_price"))
     ):
         raise IllegalAction(
-            "outside the private's price range", rule="§11.8", at="rulespecs/lib/18xx.rules:1635"
+            "outside the private's price range", rule="§11.8", at="rulespecs/lib/18xx.rules:1673"
         )
-    # at rulespecs/lib/18xx.rules:1636
+    # at rulespecs/lib/18xx.rules:1674
     if not (g.b_cash(v_corporation) >= v_price):
-        raise IllegalAction("not enough cash", rule="§11.8", at="rulespecs/lib/18xx.rules:1636")
-    # at rulespecs/lib/18xx.rules:1637
+        raise IllegalAction("not enough cash", rule="§11.8", at="rulespecs/lib/18xx.rules:1674")
+    # at rulespecs/lib/18xx.rules:1675
     g.transfer(
         v_price, v_corporation, (g.name("bank") if (v_seller == g.name("pool")) else v_seller)
     )
-    # at rulespecs/lib/18xx.rules:1638
+    # at rulespecs/lib/18xx.rules:1676
     g.move(v_company, v_seller, v_corporation)
-    # at rulespecs/lib/18xx.rules:1639
+    # at rulespecs/lib/18xx.rules:1677
     r_ability_sold(g, v_company)
 
 
 def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
     """Lay or upgrade a tile (§11.1)"""
-    # at rulespecs/lib/18xx.rules:1645
+    # at rulespecs/lib/18xx.rules:1683
     if not (r_in_step(g, v_corporation, "lay_tile")):
         raise IllegalAction(
             "tiles are laid at the start of a turn",
             rule="§11.1",
-            at="rulespecs/lib/18xx.rules:1645",
+            at="rulespecs/lib/18xx.rules:1683",
         )
-    # at rulespecs/lib/18xx.rules:1646
+    # at rulespecs/lib/18xx.rules:1684
     v_lay = g.b_check_lay(v_corporation, v_hex, v_tile, v_rotation)
-    # at rulespecs/lib/18xx.rules:1647
+    # at rulespecs/lib/18xx.rules:1685
     if not (g.b_cash(v_corporation) >= g.b_lay_cost(v_lay)):
         raise IllegalAction(
             "the company cannot pay the terrain cost",
             rule="§11.1",
-            at="rulespecs/lib/18xx.rules:1647",
+            at="rulespecs/lib/18xx.rules:1685",
         )
-    # at rulespecs/lib/18xx.rules:1648
+    # at rulespecs/lib/18xx.rules:1686
     g.transfer(g.b_lay_cost(v_lay), v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1649
+    # at rulespecs/lib/18xx.rules:1687
     g.b_lay(v_corporation, v_lay, v_tile)
 
 
 def a_place_token(g, v_corporation, v_city):
     """Place a station token (§11.2)"""
-    # at rulespecs/lib/18xx.rules:1709
+    # at rulespecs/lib/18xx.rules:1747
     if not (r_in_step(g, v_corporation, "place_token")):
         raise IllegalAction(
             "a station token is placed after laying track",
             rule="§11.2",
-            at="rulespecs/lib/18xx.rules:1709",
+            at="rulespecs/lib/18xx.rules:1747",
         )
-    # at rulespecs/lib/18xx.rules:1710
+    # at rulespecs/lib/18xx.rules:1748
     if not (r_tokens_left(g, v_corporation) > 0):
         raise IllegalAction(
             "the corporation has no station token left",
             rule="§11.2",
-            at="rulespecs/lib/18xx.rules:1710",
+            at="rulespecs/lib/18xx.rules:1748",
         )
-    # at rulespecs/lib/18xx.rules:1711
+    # at rulespecs/lib/18xx.rules:1749
     v_spot = g.b_check_token(v_corporation, v_city)
-    # at rulespecs/lib/18xx.rules:1712
+    # at rulespecs/lib/18xx.rules:1750
     v_cost = r_next_token_cost(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:1713
+    # at rulespecs/lib/18xx.rules:1751
     if not (g.b_cash(v_corporation) >= v_cost):
         raise IllegalAction(
-            "not enough cash for the token", rule="§11.2", at="rulespecs/lib/18xx.rules:1713"
+            "not enough cash for the token", rule="§11.2", at="rulespecs/lib/18xx.rules:1751"
         )
-    # at rulespecs/lib/18xx.rules:1714
+    # at rulespecs/lib/18xx.rules:1752
     g.transfer(v_cost, v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1715
+    # at rulespecs/lib/18xx.rules:1753
     g.b_place_station(v_corporation, v_spot)
-    # at rulespecs/lib/18xx.rules:1716
+    # at rulespecs/lib/18xx.rules:1754
     r_end_step(g, v_corporation)
 
 
 def a_run_routes(g, v_corporation, v_routes):
     """Run trains (§11.3, §11.4)"""
-    # at rulespecs/lib/18xx.rules:1730
+    # at rulespecs/lib/18xx.rules:1768
     if not (r_in_step(g, v_corporation, "run_routes")):
         raise IllegalAction(
             "trains run after track and tokens",
             rule="§11.3, §11.4",
-            at="rulespecs/lib/18xx.rules:1730",
+            at="rulespecs/lib/18xx.rules:1768",
         )
-    # at rulespecs/lib/18xx.rules:1731
+    # at rulespecs/lib/18xx.rules:1769
     r_set_revenue(g, v_corporation, g.b_route_revenue(v_corporation, v_routes))
-    # at rulespecs/lib/18xx.rules:1732
+    # at rulespecs/lib/18xx.rules:1770
     r_end_step(g, v_corporation)
 
 
 def a_dividend(g, v_corporation, v_kind):
     """Pay out, withhold or pay half (§11.5)"""
-    # at rulespecs/lib/18xx.rules:1747
+    # at rulespecs/lib/18xx.rules:1785
     if not (r_in_step(g, v_corporation, "dividend")):
         raise IllegalAction(
             "revenue is disposed of after the trains run",
             rule="§11.5",
-            at="rulespecs/lib/18xx.rules:1747",
+            at="rulespecs/lib/18xx.rules:1785",
         )
-    # at rulespecs/lib/18xx.rules:1748
+    # at rulespecs/lib/18xx.rules:1786
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
-            "the title does not allow that", rule="§11.5", at="rulespecs/lib/18xx.rules:1748"
+            "the title does not allow that", rule="§11.5", at="rulespecs/lib/18xx.rules:1786"
         )
-    # at rulespecs/lib/18xx.rules:1749
+    # at rulespecs/lib/18xx.rules:1787
     v_revenue = r_revenue(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:1750
+    # at rulespecs/lib/18xx.rules:1788
     v_paid = (
         v_revenue if (v_kind == "payout") else (r_half(g, v_revenue) if (v_kind == "half") else 0)
     )
-    # at rulespecs/lib/18xx.rules:1751
+    # at rulespecs/lib/18xx.rules:1789
     g.transfer((v_revenue - v_paid), g.name("bank"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1752
+    # at rulespecs/lib/18xx.rules:1790
     r_pay_dividends(g, v_corporation, v_paid)
-    # at rulespecs/lib/18xx.rules:1753
+    # at rulespecs/lib/18xx.rules:1791
     r_dividend_price_move(g, v_corporation, v_kind, v_paid)
-    # at rulespecs/lib/18xx.rules:1754
+    # at rulespecs/lib/18xx.rules:1792
     r_end_step(g, v_corporation)
 
 
 def r_pay_dividends(g, v_corporation, v_paid):
     """Pay each holding its share of the dividends (§11.5)"""
-    # at rulespecs/lib/18xx.rules:1768
+    # at rulespecs/lib/18xx.rules:1806
     for v_c in g.attr(v_corporation, "certificates"):
-        # at rulespecs/lib/18xx.rules:1769
+        # at rulespecs/lib/18xx.rules:1807
         v_holder = g.b_holder_of(v_c)
-        # at rulespecs/lib/18xx.rules:1770
+        # at rulespecs/lib/18xx.rules:1808
         if r_opens_holding(g, v_c) and (v_holder != g.name("scrap")):
-            # at rulespecs/lib/18xx.rules:1771
+            # at rulespecs/lib/18xx.rules:1809
             g.transfer(
                 r_pay_per_share(g, v_corporation, v_holder, v_paid),
                 g.name("bank"),
@@ -1194,197 +1194,197 @@ def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
 
 def a_buy_train(g, v_corporation, v_train, v_price, v_exchange):
     """Buy a train (§11.7)"""
-    # at rulespecs/lib/18xx.rules:1830
+    # at rulespecs/lib/18xx.rules:1868
     if not (r_in_step(g, v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought at the end of the turn",
             rule="§11.7",
-            at="rulespecs/lib/18xx.rules:1830",
+            at="rulespecs/lib/18xx.rules:1868",
         )
-    # at rulespecs/lib/18xx.rules:1831
+    # at rulespecs/lib/18xx.rules:1869
     if not (
         (v_exchange != None)
         or ((r_limit_trains(g, v_corporation) + 1) <= r_train_limit(g, v_corporation))
     ):
         raise IllegalAction(
-            "the train limit would be exceeded", rule="§11.7", at="rulespecs/lib/18xx.rules:1831"
+            "the train limit would be exceeded", rule="§11.7", at="rulespecs/lib/18xx.rules:1869"
         )
-    # at rulespecs/lib/18xx.rules:1832
+    # at rulespecs/lib/18xx.rules:1870
     v_seller = g.b_holder_of(v_train)
-    # at rulespecs/lib/18xx.rules:1833
+    # at rulespecs/lib/18xx.rules:1871
     if v_exchange != None:
-        # at rulespecs/lib/18xx.rules:1834
+        # at rulespecs/lib/18xx.rules:1872
         r_trade_in(g, v_corporation, v_train, v_price, v_exchange)
     elif v_seller == g.name("depot"):
-        # at rulespecs/lib/18xx.rules:1836
+        # at rulespecs/lib/18xx.rules:1874
         if not (v_train in g.b_available_trains()):
             raise IllegalAction(
-                "the bank sells trains in order", rule="§11.7", at="rulespecs/lib/18xx.rules:1836"
+                "the bank sells trains in order", rule="§11.7", at="rulespecs/lib/18xx.rules:1874"
             )
-        # at rulespecs/lib/18xx.rules:1837
+        # at rulespecs/lib/18xx.rules:1875
         if not (g.state_amount("bank_buys_this_turn") < g.param("bank_trains_per_turn")):
             raise IllegalAction(
                 "no more trains from the bank this turn",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1837",
+                at="rulespecs/lib/18xx.rules:1875",
             )
-        # at rulespecs/lib/18xx.rules:1838
+        # at rulespecs/lib/18xx.rules:1876
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the bank sells at the printed price",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1838",
+                at="rulespecs/lib/18xx.rules:1876",
             )
-        # at rulespecs/lib/18xx.rules:1839
+        # at rulespecs/lib/18xx.rules:1877
         r_forced_purchase_help(g, v_corporation, v_price)
-        # at rulespecs/lib/18xx.rules:1840
+        # at rulespecs/lib/18xx.rules:1878
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1840",
+                at="rulespecs/lib/18xx.rules:1878",
             )
-        # at rulespecs/lib/18xx.rules:1841
+        # at rulespecs/lib/18xx.rules:1879
         g.transfer(v_price, v_corporation, g.name("bank"))
-        # at rulespecs/lib/18xx.rules:1842
+        # at rulespecs/lib/18xx.rules:1880
         g.move(v_train, g.name("depot"), v_corporation)
-        # at rulespecs/lib/18xx.rules:1843
+        # at rulespecs/lib/18xx.rules:1881
         g.b_train_bought(v_corporation, v_train, True)
     elif v_seller == g.name("pool"):
-        # at rulespecs/lib/18xx.rules:1845
+        # at rulespecs/lib/18xx.rules:1883
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the bank pool sells trains at the printed price",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1845",
+                at="rulespecs/lib/18xx.rules:1883",
             )
-        # at rulespecs/lib/18xx.rules:1846
+        # at rulespecs/lib/18xx.rules:1884
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1846",
+                at="rulespecs/lib/18xx.rules:1884",
             )
-        # at rulespecs/lib/18xx.rules:1847
+        # at rulespecs/lib/18xx.rules:1885
         g.transfer(v_price, v_corporation, g.name("bank"))
-        # at rulespecs/lib/18xx.rules:1848
+        # at rulespecs/lib/18xx.rules:1886
         g.move(v_train, g.name("pool"), v_corporation)
-        # at rulespecs/lib/18xx.rules:1849
+        # at rulespecs/lib/18xx.rules:1887
         g.b_train_bought(v_corporation, v_train, False)
     else:
-        # at rulespecs/lib/18xx.rules:1851
+        # at rulespecs/lib/18xx.rules:1889
         if not (g.among("corporations", v_seller) and (v_seller != v_corporation)):
             raise IllegalAction(
                 "trains are bought from the bank or another corporation",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1851",
+                at="rulespecs/lib/18xx.rules:1889",
             )
-        # at rulespecs/lib/18xx.rules:1852
+        # at rulespecs/lib/18xx.rules:1890
         if not (r_may_buy_train_from(g, v_corporation, v_seller)):
             raise IllegalAction(
                 "the corporation may not buy a train from another corporation now",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1852",
+                at="rulespecs/lib/18xx.rules:1890",
             )
-        # at rulespecs/lib/18xx.rules:1853
+        # at rulespecs/lib/18xx.rules:1891
         if not (v_price >= g.param("min_train_price")):
             raise IllegalAction(
                 "below the least price for a train",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1853",
+                at="rulespecs/lib/18xx.rules:1891",
             )
-        # at rulespecs/lib/18xx.rules:1854
+        # at rulespecs/lib/18xx.rules:1892
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1854",
+                at="rulespecs/lib/18xx.rules:1892",
             )
-        # at rulespecs/lib/18xx.rules:1855
+        # at rulespecs/lib/18xx.rules:1893
         g.transfer(v_price, v_corporation, v_seller)
-        # at rulespecs/lib/18xx.rules:1856
+        # at rulespecs/lib/18xx.rules:1894
         g.move(v_train, v_seller, v_corporation)
-        # at rulespecs/lib/18xx.rules:1857
+        # at rulespecs/lib/18xx.rules:1895
         g.b_train_bought(v_corporation, v_train, False)
 
 
 def r_trade_in(g, v_corporation, v_train, v_price, v_exchange):
     """A train traded in for one the bank sells, at the discount the new train gives it (supplement from \"18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)\")"""
-    # at rulespecs/lib/18xx.rules:1892
+    # at rulespecs/lib/18xx.rules:1930
     if not ((g.b_holder_of(v_train) == g.name("depot")) and (v_train in g.b_available_trains())):
         raise IllegalAction(
             "a train is traded in only for one the bank sells now",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1892",
+            at="rulespecs/lib/18xx.rules:1930",
         )
-    # at rulespecs/lib/18xx.rules:1893
+    # at rulespecs/lib/18xx.rules:1931
     if not (g.b_holder_of(v_exchange) == v_corporation):
         raise IllegalAction(
             "the corporation trades in only a train it owns",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1893",
+            at="rulespecs/lib/18xx.rules:1931",
         )
-    # at rulespecs/lib/18xx.rules:1894
+    # at rulespecs/lib/18xx.rules:1932
     v_discount = r_trade_in_discount(g, v_train, v_exchange)
-    # at rulespecs/lib/18xx.rules:1895
+    # at rulespecs/lib/18xx.rules:1933
     if not (v_discount > 0):
         raise IllegalAction(
             "the new train takes no train of that type in trade",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1895",
+            at="rulespecs/lib/18xx.rules:1933",
         )
-    # at rulespecs/lib/18xx.rules:1896
+    # at rulespecs/lib/18xx.rules:1934
     if not (g.state_amount("bank_buys_this_turn") < g.param("bank_trains_per_turn")):
         raise IllegalAction(
             "no more trains from the bank this turn",
             rule="§11.7",
-            at="rulespecs/lib/18xx.rules:1896",
+            at="rulespecs/lib/18xx.rules:1934",
         )
-    # at rulespecs/lib/18xx.rules:1897
+    # at rulespecs/lib/18xx.rules:1935
     if not (v_price == (g.attr(v_train, "price") - v_discount)):
         raise IllegalAction(
             "a trade-in pays the printed price less the discount",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1897",
+            at="rulespecs/lib/18xx.rules:1935",
         )
-    # at rulespecs/lib/18xx.rules:1898
+    # at rulespecs/lib/18xx.rules:1936
     if not (g.b_cash(v_corporation) >= v_price):
         raise IllegalAction(
             "the corporation cannot pay for the train",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1898",
+            at="rulespecs/lib/18xx.rules:1936",
         )
-    # at rulespecs/lib/18xx.rules:1899
+    # at rulespecs/lib/18xx.rules:1937
     g.move(v_exchange, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1900
+    # at rulespecs/lib/18xx.rules:1938
     g.transfer(v_price, v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1901
+    # at rulespecs/lib/18xx.rules:1939
     g.move(v_train, g.name("depot"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1902
+    # at rulespecs/lib/18xx.rules:1940
     g.b_train_bought(v_corporation, v_train, True)
 
 
 def a_discard_train(g, v_corporation, v_train):
     """Discard a train over the train limit (§12.2, §12.6)"""
-    # at rulespecs/lib/18xx.rules:1906
+    # at rulespecs/lib/18xx.rules:1944
     if not (r_pending_decision(g, v_corporation, "discard_train")):
         raise IllegalAction(
             "only a corporation over the train limit discards",
             rule="§12.2, §12.6",
-            at="rulespecs/lib/18xx.rules:1906",
+            at="rulespecs/lib/18xx.rules:1944",
         )
-    # at rulespecs/lib/18xx.rules:1907
+    # at rulespecs/lib/18xx.rules:1945
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
             "the corporation does not own that train",
             rule="§12.2, §12.6",
-            at="rulespecs/lib/18xx.rules:1907",
+            at="rulespecs/lib/18xx.rules:1945",
         )
-    # at rulespecs/lib/18xx.rules:1908
+    # at rulespecs/lib/18xx.rules:1946
     g.move(v_train, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1909
+    # at rulespecs/lib/18xx.rules:1947
     if r_limit_trains(g, v_corporation) <= r_train_limit(g, v_corporation):
-        # at rulespecs/lib/18xx.rules:1910
+        # at rulespecs/lib/18xx.rules:1948
         r_resolve_decision(g, v_corporation, "discard_train")
 
 
@@ -1719,13 +1719,13 @@ def a_bankrupt(g, v_corporation):
 
 def q_buy_company(g, v_player):
     """The opening guards of buy_company that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1404
+    # at rulespecs/lib/18xx.rules:1442
     if not (r_in_round(g, "stock")):
         return "privates are sold in the stock round"
-    # at rulespecs/lib/18xx.rules:1405
+    # at rulespecs/lib/18xx.rules:1443
     if not (not g.state_has("in_auction")):
         return "the private is being auctioned among its bidders"
-    # at rulespecs/lib/18xx.rules:1408
+    # at rulespecs/lib/18xx.rules:1446
     if not (
         ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
         or (not ("privates" in g.param("cert_limit_counts")))
@@ -1735,25 +1735,25 @@ def q_buy_company(g, v_player):
 
 def q_corporation_buy_company(g, v_corporation):
     """The opening guards of corporation_buy_company that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1630
+    # at rulespecs/lib/18xx.rules:1668
     if not (r_in_round(g, "operating")):
         return "corporations buy privates during their operating turns"
-    # at rulespecs/lib/18xx.rules:1631
+    # at rulespecs/lib/18xx.rules:1669
     if not (r_phase_at_least(g, g.param("private_purchase_from_phase"))):
         return "not yet in this phase"
 
 
 def q_place_token(g, v_corporation):
     """The opening guards of place_token that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1709
+    # at rulespecs/lib/18xx.rules:1747
     if not (r_in_step(g, v_corporation, "place_token")):
         return "a station token is placed after laying track"
-    # at rulespecs/lib/18xx.rules:1710
+    # at rulespecs/lib/18xx.rules:1748
     if not (r_tokens_left(g, v_corporation) > 0):
         return "the corporation has no station token left"
-    # at rulespecs/lib/18xx.rules:1712
+    # at rulespecs/lib/18xx.rules:1750
     v_cost = r_next_token_cost(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:1713
+    # at rulespecs/lib/18xx.rules:1751
     if not (g.b_cash(v_corporation) >= v_cost):
         return "not enough cash for the token"
 
@@ -1834,75 +1834,75 @@ def q_contribute(g, v_corporation):
 
 def q2_buy_company(g, v_player, v_company):
     """The opening guards of buy_company that read only its entity and company (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1406
+    # at rulespecs/lib/18xx.rules:1444
     if not (r_private_on_sale(g) == v_company):
         return "privates are sold one at a time, in order"
 
 
 def qr_buy_company(g):
     """The opening guards of buy_company that read only the round (the listing round probe)"""
-    # at rulespecs/lib/18xx.rules:1404
+    # at rulespecs/lib/18xx.rules:1442
     if not (r_in_round(g, "stock")):
         raise IllegalAction(
-            "privates are sold in the stock round", rule="§6", at="rulespecs/lib/18xx.rules:1404"
+            "privates are sold in the stock round", rule="§6", at="rulespecs/lib/18xx.rules:1442"
         )
 
 
 def qr_par(g):
     """The opening guards of par that read only the round (the listing round probe)"""
-    # at rulespecs/lib/18xx.rules:1440
+    # at rulespecs/lib/18xx.rules:1478
     if not (r_in_round(g, "stock")):
         raise IllegalAction(
             "a corporation is started in a stock round",
             rule="§9.1",
-            at="rulespecs/lib/18xx.rules:1440",
+            at="rulespecs/lib/18xx.rules:1478",
         )
 
 
 def qr_buy_shares(g):
     """The opening guards of buy_shares that read only the round (the listing round probe)"""
-    # at rulespecs/lib/18xx.rules:1502
+    # at rulespecs/lib/18xx.rules:1540
     if not (r_in_round(g, "stock")):
         raise IllegalAction(
             "shares are bought in a stock round",
             rule="§5, §8.1",
-            at="rulespecs/lib/18xx.rules:1502",
+            at="rulespecs/lib/18xx.rules:1540",
         )
 
 
 def q2_corporation_buy_company(g, v_corporation, v_company):
     """The opening guards of corporation_buy_company that read only its entity and company (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1632
+    # at rulespecs/lib/18xx.rules:1670
     if not (not r_closed(g, v_company)):
         return "the private is closed"
-    # at rulespecs/lib/18xx.rules:1633
+    # at rulespecs/lib/18xx.rules:1671
     v_seller = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:1634
+    # at rulespecs/lib/18xx.rules:1672
     if not ((v_seller != v_corporation) and (v_seller != g.name("bank"))):
         return "the private is not for sale"
 
 
 def qr_corporation_buy_company(g):
     """The opening guards of corporation_buy_company that read only the round (the listing round probe)"""
-    # at rulespecs/lib/18xx.rules:1630
+    # at rulespecs/lib/18xx.rules:1668
     if not (r_in_round(g, "operating")):
         raise IllegalAction(
             "corporations buy privates during their operating turns",
             rule="§11.8",
-            at="rulespecs/lib/18xx.rules:1630",
+            at="rulespecs/lib/18xx.rules:1668",
         )
 
 
 def qb2_corporation_buy_company(g, v_corporation, v_company):
     """The opening guards of corporation_buy_company that read more than its entity and company, judged by a lower bound (the listing bound probe)"""
-    # at rulespecs/lib/18xx.rules:1636
+    # at rulespecs/lib/18xx.rules:1674
     if not (g.b_cash(v_corporation) >= g.attr(v_company, "min_price")):
         return "not enough cash"
 
 
 def qt_place_token(g, v_corporation):
     """The opening guards of place_token that read only the round, the step, the operating company and the decisions owed (the listing step probe)"""
-    # at rulespecs/lib/18xx.rules:1709
+    # at rulespecs/lib/18xx.rules:1747
     if not (r_in_step(g, v_corporation, "place_token")):
         return "a station token is placed after laying track"
 

@@ -13,14 +13,14 @@ SOURCES = {
     "rulespecs/1846-18xx-games.rules": "dd19e73e8a240dfc",
     "rulespecs/1846-two-player.rules": "b0a94a765163a34f",
     "rulespecs/1846.rules": "7bd5f5a5cc059eb1",
-    "rulespecs/lib/18xx.rules": "90558cc44198d7d8",
+    "rulespecs/lib/18xx.rules": "f18dd7df341547e4",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "90558cc44198d7d8",
+        "rulespecs/lib/18xx.rules": "f18dd7df341547e4",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -111,13 +111,13 @@ COMPONENTS = {
         {'key': 'privates_by_edition', 'title': 'Which privates are in the game', 'rulebook': 'none: the 1846 rulebook is not among ours', 'supplement': '18xx-games-1846.json lists twelve companies (ten privates and the two minors), among them Boomtown ($40, $10) and Little Miami ($40, $15)', 'other_supplement': '18xx-maker-1846.json lists ten companies (eight privates and the two minors), without Boomtown and Little Miami', 'reading': 'the two files describe different editions: the second (GMT) edition has Boomtown and Little Miami, the first does not. The base title follows the second edition; option first_edition removes the two'},
     ],
     'corporation': [
-        {'key': 'PRR', 'title': 'Pennsylvania Railroad', 'kind': 'major', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'float': 20, 'tokens': [0, 80, 80, 80, 80], 'home': 'F20', 'par_prices': [], 'bank_funds_on_par': 0, 'children': [{'key': 'reserved_token', 'title': None, 'summary': 'A slot in Fort Wayne (E11) is reserved for the PRR until phase IV; its token there costs $40, or $60 if placed without a route to it, in phase IV too.', 'effect': 'reserved_slot', 'hex': 'E11', 'price': 40, 'teleport_price': 60, 'reservation_ends': 'IV', 'lasting': True, 'kind': 'ability'}]},
-        {'key': 'NYC', 'title': 'New York Central Railroad', 'kind': 'major', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'float': 20, 'tokens': [0, 80, 80, 80], 'home': 'D20', 'par_prices': [], 'bank_funds_on_par': 0},
-        {'key': 'BO', 'title': 'Baltimore & Ohio Railroad', 'log_id': 'B&O', 'kind': 'major', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'float': 20, 'tokens': [0, 80, 80, 80], 'home': 'G19', 'par_prices': [], 'bank_funds_on_par': 0, 'children': [{'key': 'reserved_token', 'title': None, 'summary': 'A slot in Cincinnati (H12) is reserved for the B&O until phase IV; its token there costs $40, or $100 if placed without a route to it, in phase IV too.', 'effect': 'reserved_slot', 'hex': 'H12', 'price': 40, 'teleport_price': 100, 'reservation_ends': 'IV', 'lasting': True, 'kind': 'ability'}]},
-        {'key': 'CO', 'title': 'Chesapeake & Ohio Railroad', 'log_id': 'C&O', 'kind': 'major', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'float': 20, 'tokens': [0, 80, 80, 80], 'home': 'I15', 'par_prices': [], 'bank_funds_on_par': 0},
-        {'key': 'ERIE', 'title': 'Erie Railroad', 'kind': 'major', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'float': 20, 'tokens': [0, 80, 80, 80], 'home': 'E21', 'par_prices': [], 'bank_funds_on_par': 0, 'children': [{'key': 'reserved_token', 'title': None, 'summary': 'The second slot of Erie (D20) is reserved for the Erie Railroad until phase IV; its token there costs $40.', 'effect': 'reserved_slot', 'hex': 'D20', 'slot': 1, 'price': 40, 'reservation_ends': 'IV', 'lasting': True, 'kind': 'ability'}]},
-        {'key': 'GT', 'title': 'Grand Trunk Railway', 'kind': 'major', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'float': 20, 'tokens': [0, 80, 80], 'home': 'B16', 'par_prices': [], 'bank_funds_on_par': 0},
-        {'key': 'IC', 'title': 'Illinois Central Railroad', 'kind': 'major', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'float': 20, 'tokens': [0, 80, 80, 80], 'home': 'K3', 'par_prices': [], 'bank_funds_on_par': 0, 'children': [{'key': 'par_subsidy', 'title': None, 'summary': 'When the IC is started, the bank pays it a subsidy equal to its par price.', 'kind': 'ability'}, {'key': 'ic_track', 'title': None, 'summary': 'The IC lays yellow track (tiles 7, 8, 9) in the five hexes marked with its symbol with $20 off, so without cost.', 'hexes': ['E5', 'F6', 'G5', 'H6', 'J4'], 'tiles': ['7', '8', '9'], 'discount': 20, 'kind': 'ability'}, {'key': 'reserved_token', 'title': None, 'summary': 'A slot in Centralia (I5) is reserved for the IC until phase IV; its token there costs $40.', 'effect': 'reserved_slot', 'hex': 'I5', 'price': 40, 'reservation_ends': 'IV', 'lasting': True, 'kind': 'ability'}]},
+        {'key': 'PRR', 'title': 'Pennsylvania Railroad', 'kind': 'major', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'float': 20, 'tokens': [0, 80, 80, 80, 80], 'home': 'F20', 'float_by_zone': None, 'float_by_phase': None, 'par_prices': [], 'bank_funds_on_par': 0, 'children': [{'key': 'reserved_token', 'title': None, 'summary': 'A slot in Fort Wayne (E11) is reserved for the PRR until phase IV; its token there costs $40, or $60 if placed without a route to it, in phase IV too.', 'effect': 'reserved_slot', 'hex': 'E11', 'price': 40, 'teleport_price': 60, 'reservation_ends': 'IV', 'lasting': True, 'kind': 'ability'}]},
+        {'key': 'NYC', 'title': 'New York Central Railroad', 'kind': 'major', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'float': 20, 'tokens': [0, 80, 80, 80], 'home': 'D20', 'float_by_zone': None, 'float_by_phase': None, 'par_prices': [], 'bank_funds_on_par': 0},
+        {'key': 'BO', 'title': 'Baltimore & Ohio Railroad', 'log_id': 'B&O', 'kind': 'major', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'float': 20, 'tokens': [0, 80, 80, 80], 'home': 'G19', 'float_by_zone': None, 'float_by_phase': None, 'par_prices': [], 'bank_funds_on_par': 0, 'children': [{'key': 'reserved_token', 'title': None, 'summary': 'A slot in Cincinnati (H12) is reserved for the B&O until phase IV; its token there costs $40, or $100 if placed without a route to it, in phase IV too.', 'effect': 'reserved_slot', 'hex': 'H12', 'price': 40, 'teleport_price': 100, 'reservation_ends': 'IV', 'lasting': True, 'kind': 'ability'}]},
+        {'key': 'CO', 'title': 'Chesapeake & Ohio Railroad', 'log_id': 'C&O', 'kind': 'major', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'float': 20, 'tokens': [0, 80, 80, 80], 'home': 'I15', 'float_by_zone': None, 'float_by_phase': None, 'par_prices': [], 'bank_funds_on_par': 0},
+        {'key': 'ERIE', 'title': 'Erie Railroad', 'kind': 'major', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'float': 20, 'tokens': [0, 80, 80, 80], 'home': 'E21', 'float_by_zone': None, 'float_by_phase': None, 'par_prices': [], 'bank_funds_on_par': 0, 'children': [{'key': 'reserved_token', 'title': None, 'summary': 'The second slot of Erie (D20) is reserved for the Erie Railroad until phase IV; its token there costs $40.', 'effect': 'reserved_slot', 'hex': 'D20', 'slot': 1, 'price': 40, 'reservation_ends': 'IV', 'lasting': True, 'kind': 'ability'}]},
+        {'key': 'GT', 'title': 'Grand Trunk Railway', 'kind': 'major', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'float': 20, 'tokens': [0, 80, 80], 'home': 'B16', 'float_by_zone': None, 'float_by_phase': None, 'par_prices': [], 'bank_funds_on_par': 0},
+        {'key': 'IC', 'title': 'Illinois Central Railroad', 'kind': 'major', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'float': 20, 'tokens': [0, 80, 80, 80], 'home': 'K3', 'float_by_zone': None, 'float_by_phase': None, 'par_prices': [], 'bank_funds_on_par': 0, 'children': [{'key': 'par_subsidy', 'title': None, 'summary': 'When the IC is started, the bank pays it a subsidy equal to its par price.', 'kind': 'ability'}, {'key': 'ic_track', 'title': None, 'summary': 'The IC lays yellow track (tiles 7, 8, 9) in the five hexes marked with its symbol with $20 off, so without cost.', 'hexes': ['E5', 'F6', 'G5', 'H6', 'J4'], 'tiles': ['7', '8', '9'], 'discount': 20, 'kind': 'ability'}, {'key': 'reserved_token', 'title': None, 'summary': 'A slot in Centralia (I5) is reserved for the IC until phase IV; its token there costs $40.', 'effect': 'reserved_slot', 'hex': 'I5', 'price': 40, 'reservation_ends': 'IV', 'lasting': True, 'kind': 'ability'}]},
     ],
     'dividend_rule': [
         {'key': 'half_pay', 'title': 'Dividend choices', 'summary': 'A corporation pays out its revenue, pays out half and keeps half, or withholds it all.', 'choices': ['payout', 'half', 'withhold']},
@@ -420,24 +420,24 @@ RULES = _LIBRARY.rules(
         'action place_token': '§"Placing Station Tokens"',
         'at action assign': 'rulespecs/1846.rules:1504',
         'at action bankrupt': 'rulespecs/1846.rules:1472',
-        'at action bid': 'rulespecs/lib/18xx.rules:1416',
-        'at action buy_shares': 'rulespecs/lib/18xx.rules:1501',
-        'at action buy_train': 'rulespecs/lib/18xx.rules:1829',
+        'at action bid': 'rulespecs/lib/18xx.rules:1454',
+        'at action buy_shares': 'rulespecs/lib/18xx.rules:1539',
+        'at action buy_train': 'rulespecs/lib/18xx.rules:1867',
         'at action company_lay_tile': 'rulespecs/1846.rules:1529',
         'at action company_place_token': 'rulespecs/1846.rules:1539',
         'at action contribute': 'rulespecs/1846.rules:1460',
         'at action corporation_buy_company': 'rulespecs/1846.rules:1278',
         'at action corporation_buy_shares': 'rulespecs/1846.rules:1441',
         'at action corporation_sell_shares': 'rulespecs/1846.rules:1371',
-        'at action discard_train': 'rulespecs/lib/18xx.rules:1905',
-        'at action dividend': 'rulespecs/lib/18xx.rules:1746',
-        'at action end_game': 'rulespecs/lib/18xx.rules:2072',
-        'at action lay_tile': 'rulespecs/lib/18xx.rules:1644',
-        'at action par': 'rulespecs/lib/18xx.rules:1439',
+        'at action discard_train': 'rulespecs/lib/18xx.rules:1943',
+        'at action dividend': 'rulespecs/lib/18xx.rules:1784',
+        'at action end_game': 'rulespecs/lib/18xx.rules:2110',
+        'at action lay_tile': 'rulespecs/lib/18xx.rules:1682',
+        'at action par': 'rulespecs/lib/18xx.rules:1477',
         'at action pass': 'rulespecs/1846.rules:1260',
         'at action place_token': 'rulespecs/1846.rules:1549',
-        'at action run_routes': 'rulespecs/lib/18xx.rules:1729',
-        'at action sell_shares': 'rulespecs/lib/18xx.rules:1547',
+        'at action run_routes': 'rulespecs/lib/18xx.rules:1767',
+        'at action sell_shares': 'rulespecs/lib/18xx.rules:1585',
         'bankruptcy player_bankrupt': '§"Bankruptcy"',
         'cite action bid': '§"Private Company Draft"',
         'cite action buy_shares': '§"Stock Round"',
@@ -721,7 +721,7 @@ _LIBRARY.define(
 
 def r_in_receivership(g, v_corporation):
     """in_receivership(C): C is started and open, and its president's certificate lies in the bank pool (no player presides it); only where the title has receivership_steps, which the runtime then plays for it (library '18xx' function in_receivership)"""
-    # at rulespecs/lib/18xx.rules:671
+    # at rulespecs/lib/18xx.rules:675
     return (
         (
             (
@@ -744,20 +744,20 @@ def r_emergency_seller(g, v_player):
 
 def r_ability_window(g, v_company, v_key):
     """ability_window(X, \"key\"): refused unless X's ability of that key may be used now, by its owner, phases and timing (its counts are use_ability's) (library '18xx' procedure ability_window)"""
-    # at rulespecs/lib/18xx.rules:1168
+    # at rulespecs/lib/18xx.rules:1206
     v_ability = g.item(
         [v_a for v_a in g.attr(v_company, "abilities") if (g.attr(v_a, "key") == v_key)], 0
     )
-    # at rulespecs/lib/18xx.rules:1169
+    # at rulespecs/lib/18xx.rules:1207
     v_holder = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:1170
+    # at rulespecs/lib/18xx.rules:1208
     if not (not r_closed(g, v_company)):
         raise IllegalAction(
             "the private is closed",
             rule="library '18xx' procedure ability_window",
-            at="rulespecs/lib/18xx.rules:1170",
+            at="rulespecs/lib/18xx.rules:1208",
         )
-    # at rulespecs/lib/18xx.rules:1171
+    # at rulespecs/lib/18xx.rules:1209
     if not (
         (
             (g.attr(v_ability, "owner") == None)
@@ -768,9 +768,9 @@ def r_ability_window(g, v_company, v_key):
         raise IllegalAction(
             "the private's ability is its owner's only while the owner is of the ability's owner kind",
             rule='§"Setup"',
-            at="rulespecs/lib/18xx.rules:1171",
+            at="rulespecs/lib/18xx.rules:1209",
         )
-    # at rulespecs/lib/18xx.rules:1174
+    # at rulespecs/lib/18xx.rules:1212
     if not (
         (g.attr(v_ability, "from_phase") == None)
         or r_phase_at_least(g, g.attr(v_ability, "from_phase"))
@@ -778,9 +778,9 @@ def r_ability_window(g, v_company, v_key):
         raise IllegalAction(
             "the private's ability is used from a later phase (from_phase)",
             rule="library '18xx' procedure ability_window",
-            at="rulespecs/lib/18xx.rules:1174",
+            at="rulespecs/lib/18xx.rules:1212",
         )
-    # at rulespecs/lib/18xx.rules:1176
+    # at rulespecs/lib/18xx.rules:1214
     if not (
         (g.attr(v_ability, "removed_on") == None)
         or (not r_phase_at_least(g, g.attr(v_ability, "removed_on")))
@@ -788,18 +788,18 @@ def r_ability_window(g, v_company, v_key):
         raise IllegalAction(
             "the private's ability ended with the start of a phase (removed_on)",
             rule="library '18xx' procedure ability_window",
-            at="rulespecs/lib/18xx.rules:1176",
+            at="rulespecs/lib/18xx.rules:1214",
         )
-    # at rulespecs/lib/18xx.rules:1178
+    # at rulespecs/lib/18xx.rules:1216
     if g.attr(v_ability, "when") == "stock_turn":
-        # at rulespecs/lib/18xx.rules:1179
+        # at rulespecs/lib/18xx.rules:1217
         if not (
             (r_in_round(g, "stock") and g.among("players", v_holder)) and r_acting(g, v_holder)
         ):
             raise IllegalAction(
                 "the private's ability is used in its owner's turn of a stock round",
                 rule='§"Setup"',
-                at="rulespecs/lib/18xx.rules:1179",
+                at="rulespecs/lib/18xx.rules:1217",
             )
     elif (g.attr(v_ability, "when") == "operating_turn") or (
         (
@@ -810,7 +810,7 @@ def r_ability_window(g, v_company, v_key):
         )
         and g.among("corporations", v_holder)
     ):
-        # at rulespecs/lib/18xx.rules:1184
+        # at rulespecs/lib/18xx.rules:1222
         if not (
             r_in_round(g, "operating")
             and (
@@ -827,95 +827,95 @@ def r_ability_window(g, v_company, v_key):
             raise IllegalAction(
                 "the private's ability is used in the operating turn of its owner or of a company its owner directs",
                 rule="library '18xx' procedure ability_window",
-                at="rulespecs/lib/18xx.rules:1184",
+                at="rulespecs/lib/18xx.rules:1222",
             )
     elif g.attr(v_ability, "when") == "any_time":
-        # at rulespecs/lib/18xx.rules:1189
+        # at rulespecs/lib/18xx.rules:1227
         if not (r_in_round(g, "stock") or r_in_round(g, "operating")):
             raise IllegalAction(
                 "the private's ability is used at any time of a stock or an operating round",
                 rule="library '18xx' procedure ability_window",
-                at="rulespecs/lib/18xx.rules:1189",
+                at="rulespecs/lib/18xx.rules:1227",
             )
     elif (g.attr(v_ability, "when") == "sold") or (g.attr(v_ability, "when") == "phase_start"):
-        # at rulespecs/lib/18xx.rules:1192
+        # at rulespecs/lib/18xx.rules:1230
         if not (r_pending_decision(g, v_company, g.attr(v_ability, "decision"))):
             raise IllegalAction(
                 "the private's ability is used once, as the decision it owes on its sale or as its phase begins",
                 rule="library '18xx' procedure ability_window",
-                at="rulespecs/lib/18xx.rules:1192",
+                at="rulespecs/lib/18xx.rules:1230",
             )
 
 
 def a_bid(g, v_player, v_company, v_price):
     """Bid for a private, or pick a company in a draft (a private or a minor) (§\"Private Company Draft\")"""
-    # at rulespecs/lib/18xx.rules:1417
+    # at rulespecs/lib/18xx.rules:1455
     if r_in_round(g, "draft"):
-        # at rulespecs/lib/18xx.rules:1418
+        # at rulespecs/lib/18xx.rules:1456
         if not (g.b_in_draft_hand(v_company)):
             raise IllegalAction(
                 "the card is not among those drawn for this pick",
                 rule='§"Private Company Draft"',
-                at="rulespecs/lib/18xx.rules:1418",
+                at="rulespecs/lib/18xx.rules:1456",
             )
-        # at rulespecs/lib/18xx.rules:1419
+        # at rulespecs/lib/18xx.rules:1457
         if not (v_price == r_draft_price(g, v_company)):
             raise IllegalAction(
                 "a drafted company costs its current draft price",
                 rule='§"Private Company Draft"',
-                at="rulespecs/lib/18xx.rules:1419",
+                at="rulespecs/lib/18xx.rules:1457",
             )
-        # at rulespecs/lib/18xx.rules:1420
+        # at rulespecs/lib/18xx.rules:1458
         if not (r_free_cash(g, v_player) >= v_price):
             raise IllegalAction(
                 "not enough cash for this and the companies already picked",
                 rule='§"Private Company Draft"',
-                at="rulespecs/lib/18xx.rules:1420",
+                at="rulespecs/lib/18xx.rules:1458",
             )
-        # at rulespecs/lib/18xx.rules:1421
+        # at rulespecs/lib/18xx.rules:1459
         g.b_draft_pick(v_player, v_company)
     else:
-        # at rulespecs/lib/18xx.rules:1423
+        # at rulespecs/lib/18xx.rules:1461
         if not (g.param("private_sale_bidding")):
             raise IllegalAction(
                 "privates are sold at a fixed price; bidding is not in play",
                 rule='§"Private Company Draft"',
-                at="rulespecs/lib/18xx.rules:1423",
+                at="rulespecs/lib/18xx.rules:1461",
             )
-        # at rulespecs/lib/18xx.rules:1424
+        # at rulespecs/lib/18xx.rules:1462
         if g.state_has("in_auction"):
-            # at rulespecs/lib/18xx.rules:1425
+            # at rulespecs/lib/18xx.rules:1463
             if not (v_company == r_auction_company(g)):
                 raise IllegalAction(
                     "the auction is for another private",
                     rule='§"Private Company Draft"',
-                    at="rulespecs/lib/18xx.rules:1425",
+                    at="rulespecs/lib/18xx.rules:1463",
                 )
-            # at rulespecs/lib/18xx.rules:1426
+            # at rulespecs/lib/18xx.rules:1464
             if not (v_price >= (r_highest_bid(g, v_company) + g.param("min_bid_raise"))):
                 raise IllegalAction(
                     "a raise is at least the minimum raise",
                     rule='§"Private Company Draft"',
-                    at="rulespecs/lib/18xx.rules:1426",
+                    at="rulespecs/lib/18xx.rules:1464",
                 )
-            # at rulespecs/lib/18xx.rules:1427
+            # at rulespecs/lib/18xx.rules:1465
             if not (r_free_cash(g, v_player) >= v_price):
                 raise IllegalAction(
                     "not enough cash",
                     rule='§"Private Company Draft"',
-                    at="rulespecs/lib/18xx.rules:1427",
+                    at="rulespecs/lib/18xx.rules:1465",
                 )
-            # at rulespecs/lib/18xx.rules:1428
+            # at rulespecs/lib/18xx.rules:1466
             r_auction_bid(g, v_player, v_price)
         else:
-            # at rulespecs/lib/18xx.rules:1430
+            # at rulespecs/lib/18xx.rules:1468
             if not (r_in_round(g, "stock") and r_offered_later(g, v_company)):
                 raise IllegalAction(
                     "bids are for privates not yet offered",
                     rule='§"Private Company Draft"',
-                    at="rulespecs/lib/18xx.rules:1430",
+                    at="rulespecs/lib/18xx.rules:1468",
                 )
-            # at rulespecs/lib/18xx.rules:1431
+            # at rulespecs/lib/18xx.rules:1469
             if not (
                 (v_price >= (g.attr(v_company, "cost") + g.param("min_bid_raise")))
                 and (v_price >= (r_highest_bid(g, v_company) + g.param("min_bid_raise")))
@@ -923,91 +923,91 @@ def a_bid(g, v_player, v_company, v_price):
                 raise IllegalAction(
                     "a bid exceeds the face value and every other bid by at least the minimum raise",
                     rule='§"Private Company Draft"',
-                    at="rulespecs/lib/18xx.rules:1431",
+                    at="rulespecs/lib/18xx.rules:1469",
                 )
-            # at rulespecs/lib/18xx.rules:1433
+            # at rulespecs/lib/18xx.rules:1471
             if not (r_free_cash(g, v_player) >= v_price):
                 raise IllegalAction(
                     "not enough cash to set the bid aside",
                     rule='§"Private Company Draft"',
-                    at="rulespecs/lib/18xx.rules:1433",
+                    at="rulespecs/lib/18xx.rules:1471",
                 )
-            # at rulespecs/lib/18xx.rules:1434
+            # at rulespecs/lib/18xx.rules:1472
             r_place_bid(g, v_player, v_company, v_price)
 
 
 def a_par(g, v_player, v_corporation, v_price):
     """Start a corporation (§\"Stock Round\", §\"Corporations\")"""
-    # at rulespecs/lib/18xx.rules:1440
+    # at rulespecs/lib/18xx.rules:1478
     if not (r_in_round(g, "stock")):
         raise IllegalAction(
             "a corporation is started in a stock round",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:1440",
+            at="rulespecs/lib/18xx.rules:1478",
         )
-    # at rulespecs/lib/18xx.rules:1441
+    # at rulespecs/lib/18xx.rules:1479
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:1441",
+            at="rulespecs/lib/18xx.rules:1479",
         )
-    # at rulespecs/lib/18xx.rules:1442
+    # at rulespecs/lib/18xx.rules:1480
     if not (not r_started(g, v_corporation)):
         raise IllegalAction(
             "the corporation is already started",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:1442",
+            at="rulespecs/lib/18xx.rules:1480",
         )
-    # at rulespecs/lib/18xx.rules:1443
+    # at rulespecs/lib/18xx.rules:1481
     if not (not r_closed(g, v_corporation)):
         raise IllegalAction(
             "the corporation is out of the game",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:1443",
+            at="rulespecs/lib/18xx.rules:1481",
         )
-    # at rulespecs/lib/18xx.rules:1444
+    # at rulespecs/lib/18xx.rules:1482
     if not (v_price in r_par_prices(g, v_corporation)):
         raise IllegalAction(
-            "not a par price", rule='§"Stock Market"', at="rulespecs/lib/18xx.rules:1444"
+            "not a par price", rule='§"Stock Market"', at="rulespecs/lib/18xx.rules:1482"
         )
-    # at rulespecs/lib/18xx.rules:1445
+    # at rulespecs/lib/18xx.rules:1483
     v_cert = r_president_certificate(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:1446
+    # at rulespecs/lib/18xx.rules:1484
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule='§"Certificate Limits"',
-            at="rulespecs/lib/18xx.rules:1446",
+            at="rulespecs/lib/18xx.rules:1484",
         )
-    # at rulespecs/lib/18xx.rules:1447
+    # at rulespecs/lib/18xx.rules:1485
     if not (g.b_cash(v_player) >= (v_price * g.attr(v_cert, "shares"))):
         raise IllegalAction(
             "not enough cash",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:1447",
+            at="rulespecs/lib/18xx.rules:1485",
         )
-    # at rulespecs/lib/18xx.rules:1448
+    # at rulespecs/lib/18xx.rules:1486
     r_set_par(g, v_corporation, v_price)
-    # at rulespecs/lib/18xx.rules:1449
+    # at rulespecs/lib/18xx.rules:1487
     if g.param("home_token_at") == "par":
-        # at rulespecs/lib/18xx.rules:1449
+        # at rulespecs/lib/18xx.rules:1487
         r_place_home_token(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:1450
+    # at rulespecs/lib/18xx.rules:1488
     g.transfer((v_price * g.attr(v_cert, "shares")), v_player, r_payee(g, v_corporation, "ipo"))
-    # at rulespecs/lib/18xx.rules:1451
+    # at rulespecs/lib/18xx.rules:1489
     g.transfer((v_price * r_bank_funded_shares(g, v_corporation)), g.name("bank"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1452
+    # at rulespecs/lib/18xx.rules:1490
     g.move(v_cert, r_ipo_of(g, v_corporation), v_player)
-    # at rulespecs/lib/18xx.rules:1453
+    # at rulespecs/lib/18xx.rules:1491
     g.state_set("bought_this_turn", (), True)
-    # at rulespecs/lib/18xx.rules:1454
+    # at rulespecs/lib/18xx.rules:1492
     r_bought(g, v_player, v_corporation)
 
 
 def r_sellable(g, v_player, v_corporation):
     """sellable(P, C): the certificates of C that P may sell now (library '18xx' function sellable)"""
-    # at rulespecs/lib/18xx.rules:1493
+    # at rulespecs/lib/18xx.rules:1531
     return [
         v_c
         for v_c in r_held_certificates(g, v_player, v_corporation)
@@ -1045,44 +1045,44 @@ def r_sellable(g, v_player, v_corporation):
 
 def a_buy_shares(g, v_player, v_corporation, v_source):
     """Buy one certificate (§\"Stock Round\")"""
-    # at rulespecs/lib/18xx.rules:1502
+    # at rulespecs/lib/18xx.rules:1540
     if not (r_in_round(g, "stock")):
         raise IllegalAction(
             "shares are bought in a stock round",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1502",
+            at="rulespecs/lib/18xx.rules:1540",
         )
-    # at rulespecs/lib/18xx.rules:1503
+    # at rulespecs/lib/18xx.rules:1541
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1503",
+            at="rulespecs/lib/18xx.rules:1541",
         )
-    # at rulespecs/lib/18xx.rules:1504
+    # at rulespecs/lib/18xx.rules:1542
     if not (r_started(g, v_corporation)):
         raise IllegalAction(
             "the corporation is not started",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1504",
+            at="rulespecs/lib/18xx.rules:1542",
         )
-    # at rulespecs/lib/18xx.rules:1505
+    # at rulespecs/lib/18xx.rules:1543
     if not (not g.state_has("sold_this_round", v_player, v_corporation)):
         raise IllegalAction(
             "no buying back a corporation sold this round",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1505",
+            at="rulespecs/lib/18xx.rules:1543",
         )
-    # at rulespecs/lib/18xx.rules:1506
+    # at rulespecs/lib/18xx.rules:1544
     v_cert = g.b_next_certificate(v_corporation, v_source)
-    # at rulespecs/lib/18xx.rules:1507
+    # at rulespecs/lib/18xx.rules:1545
     if not (v_cert != None):
         raise IllegalAction(
             "no certificate of the corporation there",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1507",
+            at="rulespecs/lib/18xx.rules:1545",
         )
-    # at rulespecs/lib/18xx.rules:1508
+    # at rulespecs/lib/18xx.rules:1546
     if not (
         ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
         or r_in_zone(g, v_corporation, "no_cert_limit")
@@ -1090,9 +1090,9 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule='§"Certificate Limits"',
-            at="rulespecs/lib/18xx.rules:1508",
+            at="rulespecs/lib/18xx.rules:1546",
         )
-    # at rulespecs/lib/18xx.rules:1510
+    # at rulespecs/lib/18xx.rules:1548
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -1103,44 +1103,44 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         raise IllegalAction(
             "the holding cap would be exceeded",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1510",
+            at="rulespecs/lib/18xx.rules:1548",
         )
-    # at rulespecs/lib/18xx.rules:1512
+    # at rulespecs/lib/18xx.rules:1550
     v_cost = r_share_cost(g, v_corporation, v_source) * g.attr(v_cert, "shares")
-    # at rulespecs/lib/18xx.rules:1513
+    # at rulespecs/lib/18xx.rules:1551
     if not (g.b_cash(v_player) >= v_cost):
         raise IllegalAction(
-            "not enough cash", rule='§"Stock Round"', at="rulespecs/lib/18xx.rules:1513"
+            "not enough cash", rule='§"Stock Round"', at="rulespecs/lib/18xx.rules:1551"
         )
-    # at rulespecs/lib/18xx.rules:1514
+    # at rulespecs/lib/18xx.rules:1552
     g.transfer(v_cost, v_player, r_payee(g, v_corporation, v_source))
-    # at rulespecs/lib/18xx.rules:1515
+    # at rulespecs/lib/18xx.rules:1553
     g.move(v_cert, v_source, v_player)
-    # at rulespecs/lib/18xx.rules:1516
+    # at rulespecs/lib/18xx.rules:1554
     g.state_set("bought_this_turn", (), True)
-    # at rulespecs/lib/18xx.rules:1517
+    # at rulespecs/lib/18xx.rules:1555
     r_bought(g, v_player, v_corporation)
 
 
 def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
     """Sell certificates to the pool (§\"Stock Round\", §\"Emergency Money Raising\")"""
-    # at rulespecs/lib/18xx.rules:1548
+    # at rulespecs/lib/18xx.rules:1586
     v_emergency = r_in_round(g, "operating") and r_emergency_seller(g, v_player)
-    # at rulespecs/lib/18xx.rules:1549
+    # at rulespecs/lib/18xx.rules:1587
     if not (r_in_round(g, "stock") or v_emergency):
         raise IllegalAction(
             "shares are sold in a stock round (or by a president raising money for a train)",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1549",
+            at="rulespecs/lib/18xx.rules:1587",
         )
-    # at rulespecs/lib/18xx.rules:1550
+    # at rulespecs/lib/18xx.rules:1588
     if not (r_may_sell_now(g, v_player) or v_emergency):
         raise IllegalAction(
             "no selling after buying in this turn",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1550",
+            at="rulespecs/lib/18xx.rules:1588",
         )
-    # at rulespecs/lib/18xx.rules:1551
+    # at rulespecs/lib/18xx.rules:1589
     if not (
         (r_len(g, v_shares) >= 1)
         and all((v_c in r_sellable(g, v_player, v_corporation)) for v_c in v_shares)
@@ -1148,9 +1148,9 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "those certificates cannot be sold",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1551",
+            at="rulespecs/lib/18xx.rules:1589",
         )
-    # at rulespecs/lib/18xx.rules:1553
+    # at rulespecs/lib/18xx.rules:1591
     if not (
         (
             (
@@ -1179,37 +1179,37 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "no selling in the first stock round (nor, where the title says so, of a corporation that has not operated, unless by its president)",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1553",
+            at="rulespecs/lib/18xx.rules:1591",
         )
-    # at rulespecs/lib/18xx.rules:1558
+    # at rulespecs/lib/18xx.rules:1596
     v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
-    # at rulespecs/lib/18xx.rules:1559
+    # at rulespecs/lib/18xx.rules:1597
     if not (v_percent == v_percent_sold):
         raise IllegalAction(
             "the percent sold is that of the certificates named: a sale is never read as another",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1559",
+            at="rulespecs/lib/18xx.rules:1597",
         )
-    # at rulespecs/lib/18xx.rules:1561
+    # at rulespecs/lib/18xx.rules:1599
     if not ((r_pool_percent(g, v_corporation) + v_percent_sold) <= g.param("pool_cap")):
         raise IllegalAction(
             "the bank pool would hold too much of the corporation",
             rule='§"Stock Market"',
-            at="rulespecs/lib/18xx.rules:1561",
+            at="rulespecs/lib/18xx.rules:1599",
         )
-    # at rulespecs/lib/18xx.rules:1563
+    # at rulespecs/lib/18xx.rules:1601
     if v_emergency and (not r_in_round(g, "stock")):
-        # at rulespecs/lib/18xx.rules:1564
+        # at rulespecs/lib/18xx.rules:1602
         r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold)
-    # at rulespecs/lib/18xx.rules:1566
+    # at rulespecs/lib/18xx.rules:1604
     g.transfer(((r_price(g, v_corporation) * v_percent_sold) // 10), g.name("bank"), v_player)
-    # at rulespecs/lib/18xx.rules:1567
+    # at rulespecs/lib/18xx.rules:1605
     for v_c in v_shares:
-        # at rulespecs/lib/18xx.rules:1568
+        # at rulespecs/lib/18xx.rules:1606
         g.move(v_c, v_player, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1570
+    # at rulespecs/lib/18xx.rules:1608
     r_price_drop_on_sale(g, v_player, v_corporation, v_shares, r_len(g, v_shares))
-    # at rulespecs/lib/18xx.rules:1571
+    # at rulespecs/lib/18xx.rules:1609
     g.state_set(
         "sold_this_round",
         (
@@ -1218,9 +1218,9 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         ),
         True,
     )
-    # at rulespecs/lib/18xx.rules:1572
+    # at rulespecs/lib/18xx.rules:1610
     g.state_set("sold_this_turn", (v_corporation,), True)
-    # at rulespecs/lib/18xx.rules:1573
+    # at rulespecs/lib/18xx.rules:1611
     g.b_check_president(v_corporation)
 
 
@@ -1336,25 +1336,25 @@ def a_corporation_buy_company(g, v_corporation, v_company, v_price):
 
 def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
     """Lay or upgrade a tile (§\"Laying Track\")"""
-    # at rulespecs/lib/18xx.rules:1645
+    # at rulespecs/lib/18xx.rules:1683
     if not (r_in_step(g, v_corporation, "lay_tile")):
         raise IllegalAction(
             "tiles are laid at the start of a turn",
             rule='§"Laying Track"',
-            at="rulespecs/lib/18xx.rules:1645",
+            at="rulespecs/lib/18xx.rules:1683",
         )
-    # at rulespecs/lib/18xx.rules:1646
+    # at rulespecs/lib/18xx.rules:1684
     v_lay = g.b_check_lay(v_corporation, v_hex, v_tile, v_rotation)
-    # at rulespecs/lib/18xx.rules:1647
+    # at rulespecs/lib/18xx.rules:1685
     if not (g.b_cash(v_corporation) >= g.b_lay_cost(v_lay)):
         raise IllegalAction(
             "the company cannot pay the terrain cost",
             rule='§"Laying Track"',
-            at="rulespecs/lib/18xx.rules:1647",
+            at="rulespecs/lib/18xx.rules:1685",
         )
-    # at rulespecs/lib/18xx.rules:1648
+    # at rulespecs/lib/18xx.rules:1686
     g.transfer(g.b_lay_cost(v_lay), v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1649
+    # at rulespecs/lib/18xx.rules:1687
     g.b_lay(v_corporation, v_lay, v_tile)
 
 
@@ -1420,14 +1420,14 @@ def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
 
 def a_buy_train(g, v_corporation, v_train, v_price, v_exchange):
     """Buy a train (§\"Buying Trains\")"""
-    # at rulespecs/lib/18xx.rules:1830
+    # at rulespecs/lib/18xx.rules:1868
     if not (r_in_step(g, v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought at the end of the turn",
             rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:1830",
+            at="rulespecs/lib/18xx.rules:1868",
         )
-    # at rulespecs/lib/18xx.rules:1831
+    # at rulespecs/lib/18xx.rules:1869
     if not (
         (v_exchange != None)
         or ((r_limit_trains(g, v_corporation) + 1) <= r_train_limit(g, v_corporation))
@@ -1435,123 +1435,123 @@ def a_buy_train(g, v_corporation, v_train, v_price, v_exchange):
         raise IllegalAction(
             "the train limit would be exceeded",
             rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:1831",
+            at="rulespecs/lib/18xx.rules:1869",
         )
-    # at rulespecs/lib/18xx.rules:1832
+    # at rulespecs/lib/18xx.rules:1870
     v_seller = g.b_holder_of(v_train)
-    # at rulespecs/lib/18xx.rules:1833
+    # at rulespecs/lib/18xx.rules:1871
     if v_exchange != None:
-        # at rulespecs/lib/18xx.rules:1834
+        # at rulespecs/lib/18xx.rules:1872
         r_trade_in(g, v_corporation, v_train, v_price, v_exchange)
     elif v_seller == g.name("depot"):
-        # at rulespecs/lib/18xx.rules:1836
+        # at rulespecs/lib/18xx.rules:1874
         if not (v_train in g.b_available_trains()):
             raise IllegalAction(
                 "the bank sells trains in order",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1836",
+                at="rulespecs/lib/18xx.rules:1874",
             )
-        # at rulespecs/lib/18xx.rules:1837
+        # at rulespecs/lib/18xx.rules:1875
         if not (g.state_amount("bank_buys_this_turn") < g.param("bank_trains_per_turn")):
             raise IllegalAction(
                 "no more trains from the bank this turn",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1837",
+                at="rulespecs/lib/18xx.rules:1875",
             )
-        # at rulespecs/lib/18xx.rules:1838
+        # at rulespecs/lib/18xx.rules:1876
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the bank sells at the printed price",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1838",
+                at="rulespecs/lib/18xx.rules:1876",
             )
-        # at rulespecs/lib/18xx.rules:1839
+        # at rulespecs/lib/18xx.rules:1877
         r_forced_purchase_help(g, v_corporation, v_price)
-        # at rulespecs/lib/18xx.rules:1840
+        # at rulespecs/lib/18xx.rules:1878
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1840",
+                at="rulespecs/lib/18xx.rules:1878",
             )
-        # at rulespecs/lib/18xx.rules:1841
+        # at rulespecs/lib/18xx.rules:1879
         g.transfer(v_price, v_corporation, g.name("bank"))
-        # at rulespecs/lib/18xx.rules:1842
+        # at rulespecs/lib/18xx.rules:1880
         g.move(v_train, g.name("depot"), v_corporation)
-        # at rulespecs/lib/18xx.rules:1843
+        # at rulespecs/lib/18xx.rules:1881
         g.b_train_bought(v_corporation, v_train, True)
     elif v_seller == g.name("pool"):
-        # at rulespecs/lib/18xx.rules:1845
+        # at rulespecs/lib/18xx.rules:1883
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the bank pool sells trains at the printed price",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1845",
+                at="rulespecs/lib/18xx.rules:1883",
             )
-        # at rulespecs/lib/18xx.rules:1846
+        # at rulespecs/lib/18xx.rules:1884
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1846",
+                at="rulespecs/lib/18xx.rules:1884",
             )
-        # at rulespecs/lib/18xx.rules:1847
+        # at rulespecs/lib/18xx.rules:1885
         g.transfer(v_price, v_corporation, g.name("bank"))
-        # at rulespecs/lib/18xx.rules:1848
+        # at rulespecs/lib/18xx.rules:1886
         g.move(v_train, g.name("pool"), v_corporation)
-        # at rulespecs/lib/18xx.rules:1849
+        # at rulespecs/lib/18xx.rules:1887
         g.b_train_bought(v_corporation, v_train, False)
     else:
-        # at rulespecs/lib/18xx.rules:1851
+        # at rulespecs/lib/18xx.rules:1889
         if not (g.among("corporations", v_seller) and (v_seller != v_corporation)):
             raise IllegalAction(
                 "trains are bought from the bank or another corporation",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1851",
+                at="rulespecs/lib/18xx.rules:1889",
             )
-        # at rulespecs/lib/18xx.rules:1852
+        # at rulespecs/lib/18xx.rules:1890
         if not (r_may_buy_train_from(g, v_corporation, v_seller)):
             raise IllegalAction(
                 "the corporation may not buy a train from another corporation now",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1852",
+                at="rulespecs/lib/18xx.rules:1890",
             )
-        # at rulespecs/lib/18xx.rules:1853
+        # at rulespecs/lib/18xx.rules:1891
         if not (v_price >= g.param("min_train_price")):
             raise IllegalAction(
                 "below the least price for a train",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1853",
+                at="rulespecs/lib/18xx.rules:1891",
             )
-        # at rulespecs/lib/18xx.rules:1854
+        # at rulespecs/lib/18xx.rules:1892
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1854",
+                at="rulespecs/lib/18xx.rules:1892",
             )
-        # at rulespecs/lib/18xx.rules:1855
+        # at rulespecs/lib/18xx.rules:1893
         g.transfer(v_price, v_corporation, v_seller)
-        # at rulespecs/lib/18xx.rules:1856
+        # at rulespecs/lib/18xx.rules:1894
         g.move(v_train, v_seller, v_corporation)
-        # at rulespecs/lib/18xx.rules:1857
+        # at rulespecs/lib/18xx.rules:1895
         g.b_train_bought(v_corporation, v_train, False)
 
 
 def r_exchange_for_share(g, v_company, v_cert):
     """A private exchanged for a certificate of a corporation, from its IPO or the bank pool (supplement from \"18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)\")"""
-    # at rulespecs/lib/18xx.rules:1869
+    # at rulespecs/lib/18xx.rules:1907
     v_player = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:1870
+    # at rulespecs/lib/18xx.rules:1908
     v_corporation = g.attr(v_cert, "corporation")
-    # at rulespecs/lib/18xx.rules:1871
+    # at rulespecs/lib/18xx.rules:1909
     if not (g.among("players", v_player)):
         raise IllegalAction(
             "only a player exchanges a private for a share",
             rule='§"Setup"',
-            at="rulespecs/lib/18xx.rules:1871",
+            at="rulespecs/lib/18xx.rules:1909",
         )
-    # at rulespecs/lib/18xx.rules:1872
+    # at rulespecs/lib/18xx.rules:1910
     if not (
         (g.b_holder_of(v_cert) == g.name("pool"))
         or (g.b_holder_of(v_cert) == r_ipo_of(g, v_corporation))
@@ -1559,23 +1559,23 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the share comes from the corporation's IPO or the bank pool",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1872",
+            at="rulespecs/lib/18xx.rules:1910",
         )
-    # at rulespecs/lib/18xx.rules:1874
+    # at rulespecs/lib/18xx.rules:1912
     if not (r_started(g, v_corporation)):
         raise IllegalAction(
             "a share of a corporation that has started",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1874",
+            at="rulespecs/lib/18xx.rules:1912",
         )
-    # at rulespecs/lib/18xx.rules:1875
+    # at rulespecs/lib/18xx.rules:1913
     if not (r_private_on_sale(g) == None):
         raise IllegalAction(
             "no share changes hands while the privates are on sale",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1875",
+            at="rulespecs/lib/18xx.rules:1913",
         )
-    # at rulespecs/lib/18xx.rules:1876
+    # at rulespecs/lib/18xx.rules:1914
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -1586,15 +1586,15 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the holding cap would be exceeded",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1876",
+            at="rulespecs/lib/18xx.rules:1914",
         )
-    # at rulespecs/lib/18xx.rules:1878
+    # at rulespecs/lib/18xx.rules:1916
     g.move(v_cert, g.b_holder_of(v_cert), v_player)
-    # at rulespecs/lib/18xx.rules:1879
+    # at rulespecs/lib/18xx.rules:1917
     r_close_private(g, v_company)
-    # at rulespecs/lib/18xx.rules:1880
-    g.b_check_float(v_corporation)
-    # at rulespecs/lib/18xx.rules:1881
+    # at rulespecs/lib/18xx.rules:1918
+    r_check_float(g, v_corporation)
+    # at rulespecs/lib/18xx.rules:1919
     g.b_check_president(v_corporation)
 
 
@@ -1609,14 +1609,14 @@ def r_may_buy_train_from(g, v_corporation, v_seller):
 
 def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
     """What limits a president's sale to pay for a train: the title's emergency_ properties (§\"Emergency Money Raising\")"""
-    # at rulespecs/lib/18xx.rules:1922
+    # at rulespecs/lib/18xx.rules:1960
     if not (g.param("emergency_president_sells")):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1922",
+            at="rulespecs/lib/18xx.rules:1960",
         )
-    # at rulespecs/lib/18xx.rules:1924
+    # at rulespecs/lib/18xx.rules:1962
     if not (
         (
             (
@@ -1657,9 +1657,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule='§"Emergency Money Raising", §"Setup", §"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:1924",
+            at="rulespecs/lib/18xx.rules:1962",
         )
-    # at rulespecs/lib/18xx.rules:1930
+    # at rulespecs/lib/18xx.rules:1968
     if not (
         (g.param("emergency_sale_minimum") == None)
         or (
@@ -1670,9 +1670,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1930",
+            at="rulespecs/lib/18xx.rules:1968",
         )
-    # at rulespecs/lib/18xx.rules:1932
+    # at rulespecs/lib/18xx.rules:1970
     r_emergency_sale_noted(g, v_player, v_corporation)
 
 
@@ -2255,12 +2255,12 @@ def q_company_place_token(g, v_company):
 
 def qr_par(g):
     """The opening guards of par that read only the round (the listing round probe)"""
-    # at rulespecs/lib/18xx.rules:1440
+    # at rulespecs/lib/18xx.rules:1478
     if not (r_in_round(g, "stock")):
         raise IllegalAction(
             "a corporation is started in a stock round",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:1440",
+            at="rulespecs/lib/18xx.rules:1478",
         )
 
 
@@ -2354,17 +2354,17 @@ def qr_company_place_token(g):
 
 def t_end_stock_round(g, *_rest):
     """At the end of a stock round, sold-out corporations rise"""
-    # at rulespecs/lib/18xx.rules:2228
+    # at rulespecs/lib/18xx.rules:2266
     for v_c in g.b_market_order():
-        # at rulespecs/lib/18xx.rules:2229
+        # at rulespecs/lib/18xx.rules:2267
         if g.param("sold_out_rise") and r_sold_out(g, v_c):
-            # at rulespecs/lib/18xx.rules:2230
+            # at rulespecs/lib/18xx.rules:2268
             r_market_move(g, v_c, "up")
-        # at rulespecs/lib/18xx.rules:2232
+        # at rulespecs/lib/18xx.rules:2270
         if (g.param("pool_drop_at_round_end") and (not r_closed(g, v_c))) and (
             r_pool_percent(g, v_c) > 0
         ):
-            # at rulespecs/lib/18xx.rules:2233
+            # at rulespecs/lib/18xx.rules:2271
             r_market_move(g, v_c, "down")
 
 

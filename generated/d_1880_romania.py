@@ -12,15 +12,15 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/1880-romania-18xx-games.rules": "76f93ce629f4e02e",
     "rulespecs/1880-romania-variants.rules": "1e4fa0468c218295",
-    "rulespecs/1880-romania.rules": "034584c87c10530f",
-    "rulespecs/lib/18xx.rules": "90558cc44198d7d8",
+    "rulespecs/1880-romania.rules": "1c2f1b3aa4dea290",
+    "rulespecs/lib/18xx.rules": "f18dd7df341547e4",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "90558cc44198d7d8",
+        "rulespecs/lib/18xx.rules": "f18dd7df341547e4",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -184,18 +184,18 @@ COMPONENTS = {
         {'key': 'xref_sr_turn_order', 'title': 'Wrong cross-reference to stock-round turn order', 'wrong_reference': 'VII.2', 'meant': 'VI.2', 'reading': 'VI.2 Turn Order in a Stock Round', 'reason': 'VII.2 is Definitions; the turn order of a stock round is VI.2'},
     ],
     'corporation': [
-        {'key': 'GWR', 'title': 'Greater Walachian Railways', 'kind': 'major', 'home': 'I17', 'home_city': 'Bucureşti', 'home_slot': 1, 'color': 'dark blue', 'president_share': [20, 30, 40], 'share_layouts': {20: [20, 10, 10, 10, 10, 10, 10, 10, 10], 30: [30, 10, 10, 10, 10, 10, 10, 10], 40: [40, 10, 10, 10, 10, 10, 10]}, 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'building_rights': '', 'laid_track': False, 'tokens': [0, 40, 100], 'par_prices': [70, 80, 90, 100], 'float': {'A': 20, 'B': 30, 'C': 40, 'D': 60}, 'bank_funds_on_par': 0},
-        {'key': 'VRL', 'title': 'Vârciorova-Roman Line', 'kind': 'major', 'home': 'H16', 'home_city': 'Ploiești', 'color': 'red', 'president_share': [20, 30, 40], 'share_layouts': {20: [20, 10, 10, 10, 10, 10, 10, 10, 10], 30: [30, 10, 10, 10, 10, 10, 10, 10], 40: [40, 10, 10, 10, 10, 10, 10]}, 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'building_rights': '', 'laid_track': False, 'tokens': [0, 40, 100], 'par_prices': [70, 80, 90, 100], 'float': {'A': 20, 'B': 30, 'C': 40, 'D': 60}, 'bank_funds_on_par': 0},
-        {'key': 'MR', 'title': 'Moldavia Railways', 'kind': 'major', 'home': 'C21', 'home_city': 'Iaşi', 'color': 'purple', 'president_share': [20, 30, 40], 'share_layouts': {20: [20, 10, 10, 10, 10, 10, 10, 10, 10], 30: [30, 10, 10, 10, 10, 10, 10, 10], 40: [40, 10, 10, 10, 10, 10, 10]}, 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'building_rights': '', 'laid_track': False, 'tokens': [0, 40, 100], 'par_prices': [70, 80, 90, 100], 'float': {'A': 20, 'B': 30, 'C': 40, 'D': 60}, 'bank_funds_on_par': 0},
-        {'key': 'LCR', 'title': 'Lemberg-Czernowitz Railways', 'kind': 'major', 'home': 'A17', 'home_city': 'Cernăuți', 'color': 'light blue', 'president_share': [20, 30, 40], 'share_layouts': {20: [20, 10, 10, 10, 10, 10, 10, 10, 10], 30: [30, 10, 10, 10, 10, 10, 10, 10], 40: [40, 10, 10, 10, 10, 10, 10]}, 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'building_rights': '', 'laid_track': False, 'tokens': [0, 40, 100], 'par_prices': [70, 80, 90, 100], 'float': {'A': 20, 'B': 30, 'C': 40, 'D': 60}, 'bank_funds_on_par': 0},
-        {'key': 'CR', 'title': 'Crișana Railways', 'kind': 'major', 'home': 'C5', 'home_city': 'Oradea', 'color': 'yellow', 'president_share': [20, 30, 40], 'share_layouts': {20: [20, 10, 10, 10, 10, 10, 10, 10, 10], 30: [30, 10, 10, 10, 10, 10, 10, 10], 40: [40, 10, 10, 10, 10, 10, 10]}, 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'building_rights': '', 'laid_track': False, 'tokens': [0, 40, 100], 'par_prices': [70, 80, 90, 100], 'float': {'A': 20, 'B': 30, 'C': 40, 'D': 60}, 'bank_funds_on_par': 0},
-        {'key': 'DR', 'title': 'Dobrudja Railways', 'kind': 'major', 'home': 'J24', 'home_city': 'Constanţa', 'color': 'dark green', 'president_share': [20, 30, 40], 'share_layouts': {20: [20, 10, 10, 10, 10, 10, 10, 10, 10], 30: [30, 10, 10, 10, 10, 10, 10, 10], 40: [40, 10, 10, 10, 10, 10, 10]}, 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'building_rights': '', 'laid_track': False, 'tokens': [0, 40, 100], 'par_prices': [70, 80, 90, 100], 'float': {'A': 20, 'B': 30, 'C': 40, 'D': 60}, 'bank_funds_on_par': 0},
-        {'key': 'LWR', 'title': 'Lesser Walachian Railways', 'kind': 'major', 'home': 'J10', 'home_city': 'Craiova', 'color': '#D5B36C', 'president_share': [20, 30, 40], 'share_layouts': {20: [20, 10, 10, 10, 10, 10, 10, 10, 10], 30: [30, 10, 10, 10, 10, 10, 10, 10], 40: [40, 10, 10, 10, 10, 10, 10]}, 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'building_rights': '', 'laid_track': False, 'tokens': [0, 40, 100], 'par_prices': [70, 80, 90, 100], 'float': {'A': 20, 'B': 30, 'C': 40, 'D': 60}, 'bank_funds_on_par': 0},
-        {'key': 'BR', 'title': 'Banat Railways', 'kind': 'major', 'home': 'F4', 'home_city': 'Timișoara', 'color': '#f58121', 'president_share': [20, 30, 40], 'share_layouts': {20: [20, 10, 10, 10, 10, 10, 10, 10, 10], 30: [30, 10, 10, 10, 10, 10, 10, 10], 40: [40, 10, 10, 10, 10, 10, 10]}, 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'building_rights': '', 'laid_track': False, 'tokens': [0, 40, 100], 'par_prices': [70, 80, 90, 100], 'float': {'A': 20, 'B': 30, 'C': 40, 'D': 60}, 'bank_funds_on_par': 0},
-        {'key': 'Bess', 'title': 'Bessarabian Railways', 'kind': 'major', 'home': 'D24', 'home_city': 'Chișinău', 'color': 'gray', 'president_share': [20, 30, 40], 'share_layouts': {20: [20, 10, 10, 10, 10, 10, 10, 10, 10], 30: [30, 10, 10, 10, 10, 10, 10, 10], 40: [40, 10, 10, 10, 10, 10, 10]}, 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'building_rights': '', 'laid_track': False, 'tokens': [0, 40, 100], 'par_prices': [70, 80, 90, 100], 'float': {'A': 20, 'B': 30, 'C': 40, 'D': 60}, 'bank_funds_on_par': 0},
-        {'key': 'CFR', 'title': 'Căile Ferate Române', 'kind': 'major', 'home': 'I17', 'home_city': 'Bucureşti', 'home_slot': 0, 'color': 'pink', 'president_share': [20, 30, 40], 'share_layouts': {20: [20, 10, 10, 10, 10, 10, 10, 10, 10], 30: [30, 10, 10, 10, 10, 10, 10, 10], 40: [40, 10, 10, 10, 10, 10, 10]}, 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'building_rights': '', 'laid_track': False, 'tokens': [0, 40, 100], 'par_prices': [70, 80, 90, 100], 'float': {'A': 20, 'B': 30, 'C': 40, 'D': 60}, 'bank_funds_on_par': 0},
-        {'key': 'SZ', 'title': 'Szatmár Railways', 'kind': 'major', 'home': 'A7', 'home_city': 'Satu Mare', 'color': '#B0CC19', 'president_share': [20, 30, 40], 'share_layouts': {20: [20, 10, 10, 10, 10, 10, 10, 10, 10], 30: [30, 10, 10, 10, 10, 10, 10, 10], 40: [40, 10, 10, 10, 10, 10, 10]}, 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'building_rights': '', 'laid_track': False, 'tokens': [0, 40, 100], 'par_prices': [70, 80, 90, 100], 'float': {'A': 20, 'B': 30, 'C': 40, 'D': 60}, 'bank_funds_on_par': 0},
-        {'key': 'TR', 'title': 'Transylvanian Railway', 'kind': 'major', 'home': 'F12', 'home_city': 'Sibiu', 'color': 'black', 'president_share': [20, 30, 40], 'president_share_via_p8': 20, 'share_layouts': {20: [20, 10, 10, 10, 10, 10, 10, 10, 10], 30: [30, 10, 10, 10, 10, 10, 10, 10], 40: [40, 10, 10, 10, 10, 10, 10]}, 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'building_rights': '', 'laid_track': False, 'tokens': [0, 40, 100], 'par_prices': [70, 80, 90, 100], 'float': {'A': 20, 'B': 30, 'C': 40, 'D': 60}, 'bank_funds_on_par': 0, 'children': [{'key': 'mountain_discount', 'title': None, 'summary': 'the TR pays Ł10 less on mountain hexes', 'discount': 10, 'terrain': 'mountain', 'kind': 'ability'}]},
+        {'key': 'GWR', 'title': 'Greater Walachian Railways', 'kind': 'major', 'home': 'I17', 'home_city': 'Bucureşti', 'home_slot': 1, 'color': 'dark blue', 'president_share': [20, 30, 40], 'share_layouts': {20: [20, 10, 10, 10, 10, 10, 10, 10, 10], 30: [30, 10, 10, 10, 10, 10, 10, 10], 40: [40, 10, 10, 10, 10, 10, 10]}, 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'building_rights': '', 'laid_track': False, 'tokens': [0, 40, 100], 'par_prices': [70, 80, 90, 100], 'float_by_phase': {'A': 20, 'B': 30, 'C': 40, 'D': 60}, 'float': None, 'float_by_zone': None, 'bank_funds_on_par': 0},
+        {'key': 'VRL', 'title': 'Vârciorova-Roman Line', 'kind': 'major', 'home': 'H16', 'home_city': 'Ploiești', 'color': 'red', 'president_share': [20, 30, 40], 'share_layouts': {20: [20, 10, 10, 10, 10, 10, 10, 10, 10], 30: [30, 10, 10, 10, 10, 10, 10, 10], 40: [40, 10, 10, 10, 10, 10, 10]}, 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'building_rights': '', 'laid_track': False, 'tokens': [0, 40, 100], 'par_prices': [70, 80, 90, 100], 'float_by_phase': {'A': 20, 'B': 30, 'C': 40, 'D': 60}, 'float': None, 'float_by_zone': None, 'bank_funds_on_par': 0},
+        {'key': 'MR', 'title': 'Moldavia Railways', 'kind': 'major', 'home': 'C21', 'home_city': 'Iaşi', 'color': 'purple', 'president_share': [20, 30, 40], 'share_layouts': {20: [20, 10, 10, 10, 10, 10, 10, 10, 10], 30: [30, 10, 10, 10, 10, 10, 10, 10], 40: [40, 10, 10, 10, 10, 10, 10]}, 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'building_rights': '', 'laid_track': False, 'tokens': [0, 40, 100], 'par_prices': [70, 80, 90, 100], 'float_by_phase': {'A': 20, 'B': 30, 'C': 40, 'D': 60}, 'float': None, 'float_by_zone': None, 'bank_funds_on_par': 0},
+        {'key': 'LCR', 'title': 'Lemberg-Czernowitz Railways', 'kind': 'major', 'home': 'A17', 'home_city': 'Cernăuți', 'color': 'light blue', 'president_share': [20, 30, 40], 'share_layouts': {20: [20, 10, 10, 10, 10, 10, 10, 10, 10], 30: [30, 10, 10, 10, 10, 10, 10, 10], 40: [40, 10, 10, 10, 10, 10, 10]}, 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'building_rights': '', 'laid_track': False, 'tokens': [0, 40, 100], 'par_prices': [70, 80, 90, 100], 'float_by_phase': {'A': 20, 'B': 30, 'C': 40, 'D': 60}, 'float': None, 'float_by_zone': None, 'bank_funds_on_par': 0},
+        {'key': 'CR', 'title': 'Crișana Railways', 'kind': 'major', 'home': 'C5', 'home_city': 'Oradea', 'color': 'yellow', 'president_share': [20, 30, 40], 'share_layouts': {20: [20, 10, 10, 10, 10, 10, 10, 10, 10], 30: [30, 10, 10, 10, 10, 10, 10, 10], 40: [40, 10, 10, 10, 10, 10, 10]}, 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'building_rights': '', 'laid_track': False, 'tokens': [0, 40, 100], 'par_prices': [70, 80, 90, 100], 'float_by_phase': {'A': 20, 'B': 30, 'C': 40, 'D': 60}, 'float': None, 'float_by_zone': None, 'bank_funds_on_par': 0},
+        {'key': 'DR', 'title': 'Dobrudja Railways', 'kind': 'major', 'home': 'J24', 'home_city': 'Constanţa', 'color': 'dark green', 'president_share': [20, 30, 40], 'share_layouts': {20: [20, 10, 10, 10, 10, 10, 10, 10, 10], 30: [30, 10, 10, 10, 10, 10, 10, 10], 40: [40, 10, 10, 10, 10, 10, 10]}, 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'building_rights': '', 'laid_track': False, 'tokens': [0, 40, 100], 'par_prices': [70, 80, 90, 100], 'float_by_phase': {'A': 20, 'B': 30, 'C': 40, 'D': 60}, 'float': None, 'float_by_zone': None, 'bank_funds_on_par': 0},
+        {'key': 'LWR', 'title': 'Lesser Walachian Railways', 'kind': 'major', 'home': 'J10', 'home_city': 'Craiova', 'color': '#D5B36C', 'president_share': [20, 30, 40], 'share_layouts': {20: [20, 10, 10, 10, 10, 10, 10, 10, 10], 30: [30, 10, 10, 10, 10, 10, 10, 10], 40: [40, 10, 10, 10, 10, 10, 10]}, 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'building_rights': '', 'laid_track': False, 'tokens': [0, 40, 100], 'par_prices': [70, 80, 90, 100], 'float_by_phase': {'A': 20, 'B': 30, 'C': 40, 'D': 60}, 'float': None, 'float_by_zone': None, 'bank_funds_on_par': 0},
+        {'key': 'BR', 'title': 'Banat Railways', 'kind': 'major', 'home': 'F4', 'home_city': 'Timișoara', 'color': '#f58121', 'president_share': [20, 30, 40], 'share_layouts': {20: [20, 10, 10, 10, 10, 10, 10, 10, 10], 30: [30, 10, 10, 10, 10, 10, 10, 10], 40: [40, 10, 10, 10, 10, 10, 10]}, 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'building_rights': '', 'laid_track': False, 'tokens': [0, 40, 100], 'par_prices': [70, 80, 90, 100], 'float_by_phase': {'A': 20, 'B': 30, 'C': 40, 'D': 60}, 'float': None, 'float_by_zone': None, 'bank_funds_on_par': 0},
+        {'key': 'Bess', 'title': 'Bessarabian Railways', 'kind': 'major', 'home': 'D24', 'home_city': 'Chișinău', 'color': 'gray', 'president_share': [20, 30, 40], 'share_layouts': {20: [20, 10, 10, 10, 10, 10, 10, 10, 10], 30: [30, 10, 10, 10, 10, 10, 10, 10], 40: [40, 10, 10, 10, 10, 10, 10]}, 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'building_rights': '', 'laid_track': False, 'tokens': [0, 40, 100], 'par_prices': [70, 80, 90, 100], 'float_by_phase': {'A': 20, 'B': 30, 'C': 40, 'D': 60}, 'float': None, 'float_by_zone': None, 'bank_funds_on_par': 0},
+        {'key': 'CFR', 'title': 'Căile Ferate Române', 'kind': 'major', 'home': 'I17', 'home_city': 'Bucureşti', 'home_slot': 0, 'color': 'pink', 'president_share': [20, 30, 40], 'share_layouts': {20: [20, 10, 10, 10, 10, 10, 10, 10, 10], 30: [30, 10, 10, 10, 10, 10, 10, 10], 40: [40, 10, 10, 10, 10, 10, 10]}, 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'building_rights': '', 'laid_track': False, 'tokens': [0, 40, 100], 'par_prices': [70, 80, 90, 100], 'float_by_phase': {'A': 20, 'B': 30, 'C': 40, 'D': 60}, 'float': None, 'float_by_zone': None, 'bank_funds_on_par': 0},
+        {'key': 'SZ', 'title': 'Szatmár Railways', 'kind': 'major', 'home': 'A7', 'home_city': 'Satu Mare', 'color': '#B0CC19', 'president_share': [20, 30, 40], 'share_layouts': {20: [20, 10, 10, 10, 10, 10, 10, 10, 10], 30: [30, 10, 10, 10, 10, 10, 10, 10], 40: [40, 10, 10, 10, 10, 10, 10]}, 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'building_rights': '', 'laid_track': False, 'tokens': [0, 40, 100], 'par_prices': [70, 80, 90, 100], 'float_by_phase': {'A': 20, 'B': 30, 'C': 40, 'D': 60}, 'float': None, 'float_by_zone': None, 'bank_funds_on_par': 0},
+        {'key': 'TR', 'title': 'Transylvanian Railway', 'kind': 'major', 'home': 'F12', 'home_city': 'Sibiu', 'color': 'black', 'president_share': [20, 30, 40], 'president_share_via_p8': 20, 'share_layouts': {20: [20, 10, 10, 10, 10, 10, 10, 10, 10], 30: [30, 10, 10, 10, 10, 10, 10, 10], 40: [40, 10, 10, 10, 10, 10, 10]}, 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'building_rights': '', 'laid_track': False, 'tokens': [0, 40, 100], 'par_prices': [70, 80, 90, 100], 'float_by_phase': {'A': 20, 'B': 30, 'C': 40, 'D': 60}, 'float': None, 'float_by_zone': None, 'bank_funds_on_par': 0, 'children': [{'key': 'mountain_discount', 'title': None, 'summary': 'the TR pays Ł10 less on mountain hexes', 'discount': 10, 'terrain': 'mountain', 'kind': 'ability'}]},
     ],
     'effect': [
         *_LIBRARY.components('effect'),
@@ -545,15 +545,15 @@ RULES = _LIBRARY.rules(
         'at action buy_train': 'rulespecs/1880-romania.rules:2037',
         'at action choose': 'rulespecs/1880-romania.rules:1828',
         'at action close_for_cash': 'rulespecs/1880-romania.rules:1850',
-        'at action discard_train': 'rulespecs/lib/18xx.rules:1905',
-        'at action dividend': 'rulespecs/lib/18xx.rules:1746',
-        'at action end_game': 'rulespecs/lib/18xx.rules:2072',
+        'at action discard_train': 'rulespecs/lib/18xx.rules:1943',
+        'at action dividend': 'rulespecs/lib/18xx.rules:1784',
+        'at action end_game': 'rulespecs/lib/18xx.rules:2110',
         'at action lay_tile': 'rulespecs/1880-romania.rules:1929',
         'at action par': 'rulespecs/1880-romania.rules:1785',
         'at action pass': 'rulespecs/1880-romania.rules:1741',
         'at action payoff_player_debt': 'rulespecs/1880-romania.rules:2140',
         'at action place_token': 'rulespecs/1880-romania.rules:1956',
-        'at action run_routes': 'rulespecs/lib/18xx.rules:1729',
+        'at action run_routes': 'rulespecs/lib/18xx.rules:1767',
         'at action sell_shares': 'rulespecs/1880-romania.rules:2003',
         'building_right A': 'VII.3.2',
         'building_right B': 'VII.3.2',
@@ -946,7 +946,7 @@ _LIBRARY.define(
 
 def r_picking(g):
     """picking(): whether the players are picking the components of free_pick after the opening auction (first_round: auction): in its round, once every private is sold (library '18xx' function picking)"""
-    # at rulespecs/lib/18xx.rules:876
+    # at rulespecs/lib/18xx.rules:914
     return (
         (
             ((g.param("free_pick") != None) and r_in_round(g, "auction"))
@@ -959,7 +959,7 @@ def r_picking(g):
 
 def r_pickable(g, v_company):
     """pickable(X): X is one of the components of free_pick still on offer while the players pick them: a minor (picks_operate), the bank's and in play (library '18xx' function pickable)"""
-    # at rulespecs/lib/18xx.rules:885
+    # at rulespecs/lib/18xx.rules:923
     return (
         ((r_picking(g) and g.param("picks_operate")) and g.among("minors", v_company))
         and (g.b_holder_of(v_company) == g.name("bank"))
@@ -968,20 +968,20 @@ def r_pickable(g, v_company):
 
 def r_ability_window(g, v_company, v_key):
     """ability_window(X, \"key\"): refused unless X's ability of that key may be used now, by its owner, phases and timing (its counts are use_ability's) (library '18xx' procedure ability_window)"""
-    # at rulespecs/lib/18xx.rules:1168
+    # at rulespecs/lib/18xx.rules:1206
     v_ability = g.item(
         [v_a for v_a in g.attr(v_company, "abilities") if (g.attr(v_a, "key") == v_key)], 0
     )
-    # at rulespecs/lib/18xx.rules:1169
+    # at rulespecs/lib/18xx.rules:1207
     v_holder = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:1170
+    # at rulespecs/lib/18xx.rules:1208
     if not (not r_closed(g, v_company)):
         raise IllegalAction(
             "the private is closed",
             rule="library '18xx' procedure ability_window",
-            at="rulespecs/lib/18xx.rules:1170",
+            at="rulespecs/lib/18xx.rules:1208",
         )
-    # at rulespecs/lib/18xx.rules:1171
+    # at rulespecs/lib/18xx.rules:1209
     if not (
         (
             (g.attr(v_ability, "owner") == None)
@@ -992,9 +992,9 @@ def r_ability_window(g, v_company, v_key):
         raise IllegalAction(
             "the private's ability is its owner's only while the owner is of the ability's owner kind",
             rule='§IV("Game Setup"), VI.3',
-            at="rulespecs/lib/18xx.rules:1171",
+            at="rulespecs/lib/18xx.rules:1209",
         )
-    # at rulespecs/lib/18xx.rules:1174
+    # at rulespecs/lib/18xx.rules:1212
     if not (
         (g.attr(v_ability, "from_phase") == None)
         or r_phase_at_least(g, g.attr(v_ability, "from_phase"))
@@ -1002,9 +1002,9 @@ def r_ability_window(g, v_company, v_key):
         raise IllegalAction(
             "the private's ability is used from a later phase (from_phase)",
             rule="library '18xx' procedure ability_window",
-            at="rulespecs/lib/18xx.rules:1174",
+            at="rulespecs/lib/18xx.rules:1212",
         )
-    # at rulespecs/lib/18xx.rules:1176
+    # at rulespecs/lib/18xx.rules:1214
     if not (
         (g.attr(v_ability, "removed_on") == None)
         or (not r_phase_at_least(g, g.attr(v_ability, "removed_on")))
@@ -1012,18 +1012,18 @@ def r_ability_window(g, v_company, v_key):
         raise IllegalAction(
             "the private's ability ended with the start of a phase (removed_on)",
             rule="library '18xx' procedure ability_window",
-            at="rulespecs/lib/18xx.rules:1176",
+            at="rulespecs/lib/18xx.rules:1214",
         )
-    # at rulespecs/lib/18xx.rules:1178
+    # at rulespecs/lib/18xx.rules:1216
     if g.attr(v_ability, "when") == "stock_turn":
-        # at rulespecs/lib/18xx.rules:1179
+        # at rulespecs/lib/18xx.rules:1217
         if not (
             (r_in_round(g, "stock") and g.among("players", v_holder)) and r_acting(g, v_holder)
         ):
             raise IllegalAction(
                 "the private's ability is used in its owner's turn of a stock round",
                 rule='§IV("Game Setup"), VI.3',
-                at="rulespecs/lib/18xx.rules:1179",
+                at="rulespecs/lib/18xx.rules:1217",
             )
     elif (g.attr(v_ability, "when") == "operating_turn") or (
         (
@@ -1034,7 +1034,7 @@ def r_ability_window(g, v_company, v_key):
         )
         and g.among("corporations", v_holder)
     ):
-        # at rulespecs/lib/18xx.rules:1184
+        # at rulespecs/lib/18xx.rules:1222
         if not (
             r_in_round(g, "operating")
             and (
@@ -1051,23 +1051,23 @@ def r_ability_window(g, v_company, v_key):
             raise IllegalAction(
                 "the private's ability is used in the operating turn of its owner or of a company its owner directs",
                 rule="library '18xx' procedure ability_window",
-                at="rulespecs/lib/18xx.rules:1184",
+                at="rulespecs/lib/18xx.rules:1222",
             )
     elif g.attr(v_ability, "when") == "any_time":
-        # at rulespecs/lib/18xx.rules:1189
+        # at rulespecs/lib/18xx.rules:1227
         if not (r_in_round(g, "stock") or r_in_round(g, "operating")):
             raise IllegalAction(
                 "the private's ability is used at any time of a stock or an operating round",
                 rule="library '18xx' procedure ability_window",
-                at="rulespecs/lib/18xx.rules:1189",
+                at="rulespecs/lib/18xx.rules:1227",
             )
     elif (g.attr(v_ability, "when") == "sold") or (g.attr(v_ability, "when") == "phase_start"):
-        # at rulespecs/lib/18xx.rules:1192
+        # at rulespecs/lib/18xx.rules:1230
         if not (r_pending_decision(g, v_company, g.attr(v_ability, "decision"))):
             raise IllegalAction(
                 "the private's ability is used once, as the decision it owes on its sale or as its phase begins",
                 rule="library '18xx' procedure ability_window",
-                at="rulespecs/lib/18xx.rules:1192",
+                at="rulespecs/lib/18xx.rules:1230",
             )
 
 
@@ -1247,7 +1247,7 @@ def a_par(g, v_player, v_corporation, v_price, v_slot, v_president_percent):
         # at rulespecs/1880-romania.rules:1818
         r_resolve_decision(g, v_player, "par")
         # at rulespecs/1880-romania.rules:1819
-        g.b_check_float(v_corporation)
+        r_check_float(g, v_corporation)
         # at rulespecs/1880-romania.rules:1820
         r_require_decision(g, v_corporation, "choose")
     else:
@@ -1594,46 +1594,46 @@ def a_place_token(g, v_corporation, v_city):
 
 def a_run_routes(g, v_corporation, v_routes):
     """Run trains (VII.3.5.2)"""
-    # at rulespecs/lib/18xx.rules:1730
+    # at rulespecs/lib/18xx.rules:1768
     if not (r_in_step(g, v_corporation, "run_routes")):
         raise IllegalAction(
             "trains run after track and tokens",
             rule="VII.3.5.2",
-            at="rulespecs/lib/18xx.rules:1730",
+            at="rulespecs/lib/18xx.rules:1768",
         )
-    # at rulespecs/lib/18xx.rules:1731
+    # at rulespecs/lib/18xx.rules:1769
     r_set_revenue(g, v_corporation, g.b_route_revenue(v_corporation, v_routes))
-    # at rulespecs/lib/18xx.rules:1732
+    # at rulespecs/lib/18xx.rules:1770
     r_end_step(g, v_corporation)
 
 
 def a_dividend(g, v_corporation, v_kind):
     """Pay out, withhold or pay half (VII.3.6, VIII.2)"""
-    # at rulespecs/lib/18xx.rules:1747
+    # at rulespecs/lib/18xx.rules:1785
     if not (r_in_step(g, v_corporation, "dividend")):
         raise IllegalAction(
             "revenue is disposed of after the trains run",
             rule="VII.3.6, VIII.2",
-            at="rulespecs/lib/18xx.rules:1747",
+            at="rulespecs/lib/18xx.rules:1785",
         )
-    # at rulespecs/lib/18xx.rules:1748
+    # at rulespecs/lib/18xx.rules:1786
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
-            "the title does not allow that", rule="VII.3.6", at="rulespecs/lib/18xx.rules:1748"
+            "the title does not allow that", rule="VII.3.6", at="rulespecs/lib/18xx.rules:1786"
         )
-    # at rulespecs/lib/18xx.rules:1749
+    # at rulespecs/lib/18xx.rules:1787
     v_revenue = r_revenue(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:1750
+    # at rulespecs/lib/18xx.rules:1788
     v_paid = (
         v_revenue if (v_kind == "payout") else (r_half(g, v_revenue) if (v_kind == "half") else 0)
     )
-    # at rulespecs/lib/18xx.rules:1751
+    # at rulespecs/lib/18xx.rules:1789
     g.transfer((v_revenue - v_paid), g.name("bank"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1752
+    # at rulespecs/lib/18xx.rules:1790
     r_pay_dividends(g, v_corporation, v_paid)
-    # at rulespecs/lib/18xx.rules:1753
+    # at rulespecs/lib/18xx.rules:1791
     r_dividend_price_move(g, v_corporation, v_kind, v_paid)
-    # at rulespecs/lib/18xx.rules:1754
+    # at rulespecs/lib/18xx.rules:1792
     r_end_step(g, v_corporation)
 
 
@@ -1655,18 +1655,18 @@ def r_pay_dividends(g, v_corporation, v_paid):
 
 def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
     """Move the price after revenue (VIII.2)"""
-    # at rulespecs/lib/18xx.rules:1786
+    # at rulespecs/lib/18xx.rules:1824
     if v_paid > 0:
-        # at rulespecs/lib/18xx.rules:1786
+        # at rulespecs/lib/18xx.rules:1824
         r_market_move(g, v_corporation, "right")
     else:
-        # at rulespecs/lib/18xx.rules:1786
+        # at rulespecs/lib/18xx.rules:1824
         r_market_move(g, v_corporation, "left")
 
 
 def r_would_export(g, v_corporation):
     """would_export(C): C's turn ending now without a train from the bank would export the rest of the type the bank sells first (train_export: C holds the train purchase marker, its turn is not one resumed after a stock round, the game's end is not called, and that type may be exported) (library '18xx' function would_export)"""
-    # at rulespecs/lib/18xx.rules:1824
+    # at rulespecs/lib/18xx.rules:1862
     return (
         (
             (
@@ -1854,18 +1854,18 @@ def a_buy_train(g, v_corporation, v_train, v_price):
 
 def r_exchange_for_share(g, v_company, v_cert):
     """A private exchanged for a certificate of a corporation, from its IPO or the bank pool (supplement from \"18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)\")"""
-    # at rulespecs/lib/18xx.rules:1869
+    # at rulespecs/lib/18xx.rules:1907
     v_player = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:1870
+    # at rulespecs/lib/18xx.rules:1908
     v_corporation = g.attr(v_cert, "corporation")
-    # at rulespecs/lib/18xx.rules:1871
+    # at rulespecs/lib/18xx.rules:1909
     if not (g.among("players", v_player)):
         raise IllegalAction(
             "only a player exchanges a private for a share",
             rule='§IV("Game Setup"), VI.3',
-            at="rulespecs/lib/18xx.rules:1871",
+            at="rulespecs/lib/18xx.rules:1909",
         )
-    # at rulespecs/lib/18xx.rules:1872
+    # at rulespecs/lib/18xx.rules:1910
     if not (
         (g.b_holder_of(v_cert) == g.name("pool"))
         or (g.b_holder_of(v_cert) == r_ipo_of(g, v_corporation))
@@ -1873,23 +1873,23 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the share comes from the corporation's IPO or the bank pool",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1872",
+            at="rulespecs/lib/18xx.rules:1910",
         )
-    # at rulespecs/lib/18xx.rules:1874
+    # at rulespecs/lib/18xx.rules:1912
     if not (r_started(g, v_corporation)):
         raise IllegalAction(
             "a share of a corporation that has started",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1874",
+            at="rulespecs/lib/18xx.rules:1912",
         )
-    # at rulespecs/lib/18xx.rules:1875
+    # at rulespecs/lib/18xx.rules:1913
     if not (r_private_on_sale(g) == None):
         raise IllegalAction(
             "no share changes hands while the privates are on sale",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1875",
+            at="rulespecs/lib/18xx.rules:1913",
         )
-    # at rulespecs/lib/18xx.rules:1876
+    # at rulespecs/lib/18xx.rules:1914
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -1898,108 +1898,108 @@ def r_exchange_for_share(g, v_company, v_cert):
         or r_in_zone(g, v_corporation, "unlimited_holding")
     ):
         raise IllegalAction(
-            "the holding cap would be exceeded", rule="VI.5, §X", at="rulespecs/lib/18xx.rules:1876"
+            "the holding cap would be exceeded", rule="VI.5, §X", at="rulespecs/lib/18xx.rules:1914"
         )
-    # at rulespecs/lib/18xx.rules:1878
+    # at rulespecs/lib/18xx.rules:1916
     g.move(v_cert, g.b_holder_of(v_cert), v_player)
-    # at rulespecs/lib/18xx.rules:1879
+    # at rulespecs/lib/18xx.rules:1917
     r_close_private(g, v_company)
-    # at rulespecs/lib/18xx.rules:1880
-    g.b_check_float(v_corporation)
-    # at rulespecs/lib/18xx.rules:1881
+    # at rulespecs/lib/18xx.rules:1918
+    r_check_float(g, v_corporation)
+    # at rulespecs/lib/18xx.rules:1919
     g.b_check_president(v_corporation)
 
 
 def r_trade_in(g, v_corporation, v_train, v_price, v_exchange):
     """A train traded in for one the bank sells, at the discount the new train gives it (supplement from \"18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)\")"""
-    # at rulespecs/lib/18xx.rules:1892
+    # at rulespecs/lib/18xx.rules:1930
     if not ((g.b_holder_of(v_train) == g.name("depot")) and (v_train in g.b_available_trains())):
         raise IllegalAction(
             "a train is traded in only for one the bank sells now",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1892",
+            at="rulespecs/lib/18xx.rules:1930",
         )
-    # at rulespecs/lib/18xx.rules:1893
+    # at rulespecs/lib/18xx.rules:1931
     if not (g.b_holder_of(v_exchange) == v_corporation):
         raise IllegalAction(
             "the corporation trades in only a train it owns",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1893",
+            at="rulespecs/lib/18xx.rules:1931",
         )
-    # at rulespecs/lib/18xx.rules:1894
+    # at rulespecs/lib/18xx.rules:1932
     v_discount = r_trade_in_discount(g, v_train, v_exchange)
-    # at rulespecs/lib/18xx.rules:1895
+    # at rulespecs/lib/18xx.rules:1933
     if not (v_discount > 0):
         raise IllegalAction(
             "the new train takes no train of that type in trade",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1895",
+            at="rulespecs/lib/18xx.rules:1933",
         )
-    # at rulespecs/lib/18xx.rules:1896
+    # at rulespecs/lib/18xx.rules:1934
     if not (g.state_amount("bank_buys_this_turn") < g.param("bank_trains_per_turn")):
         raise IllegalAction(
             "no more trains from the bank this turn",
             rule="VII.3.8",
-            at="rulespecs/lib/18xx.rules:1896",
+            at="rulespecs/lib/18xx.rules:1934",
         )
-    # at rulespecs/lib/18xx.rules:1897
+    # at rulespecs/lib/18xx.rules:1935
     if not (v_price == (g.attr(v_train, "price") - v_discount)):
         raise IllegalAction(
             "a trade-in pays the printed price less the discount",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1897",
+            at="rulespecs/lib/18xx.rules:1935",
         )
-    # at rulespecs/lib/18xx.rules:1898
+    # at rulespecs/lib/18xx.rules:1936
     if not (g.b_cash(v_corporation) >= v_price):
         raise IllegalAction(
             "the corporation cannot pay for the train",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1898",
+            at="rulespecs/lib/18xx.rules:1936",
         )
-    # at rulespecs/lib/18xx.rules:1899
+    # at rulespecs/lib/18xx.rules:1937
     g.move(v_exchange, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1900
+    # at rulespecs/lib/18xx.rules:1938
     g.transfer(v_price, v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1901
+    # at rulespecs/lib/18xx.rules:1939
     g.move(v_train, g.name("depot"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1902
+    # at rulespecs/lib/18xx.rules:1940
     g.b_train_bought(v_corporation, v_train, True)
 
 
 def a_discard_train(g, v_corporation, v_train):
     """Discard a train over the train limit (VII.3.8)"""
-    # at rulespecs/lib/18xx.rules:1906
+    # at rulespecs/lib/18xx.rules:1944
     if not (r_pending_decision(g, v_corporation, "discard_train")):
         raise IllegalAction(
             "only a corporation over the train limit discards",
             rule="VII.3.8",
-            at="rulespecs/lib/18xx.rules:1906",
+            at="rulespecs/lib/18xx.rules:1944",
         )
-    # at rulespecs/lib/18xx.rules:1907
+    # at rulespecs/lib/18xx.rules:1945
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
             "the corporation does not own that train",
             rule="VII.3.8",
-            at="rulespecs/lib/18xx.rules:1907",
+            at="rulespecs/lib/18xx.rules:1945",
         )
-    # at rulespecs/lib/18xx.rules:1908
+    # at rulespecs/lib/18xx.rules:1946
     g.move(v_train, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1909
+    # at rulespecs/lib/18xx.rules:1947
     if r_limit_trains(g, v_corporation) <= r_train_limit(g, v_corporation):
-        # at rulespecs/lib/18xx.rules:1910
+        # at rulespecs/lib/18xx.rules:1948
         r_resolve_decision(g, v_corporation, "discard_train")
 
 
 def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
     """What limits a president's sale to pay for a train: the title's emergency_ properties (VII.3.9)"""
-    # at rulespecs/lib/18xx.rules:1922
+    # at rulespecs/lib/18xx.rules:1960
     if not (g.param("emergency_president_sells")):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule="VII.3.9",
-            at="rulespecs/lib/18xx.rules:1922",
+            at="rulespecs/lib/18xx.rules:1960",
         )
-    # at rulespecs/lib/18xx.rules:1924
+    # at rulespecs/lib/18xx.rules:1962
     if not (
         (
             (
@@ -2040,9 +2040,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule='VII.3.9, §IV("Game Setup"), VI.3, VI.8',
-            at="rulespecs/lib/18xx.rules:1924",
+            at="rulespecs/lib/18xx.rules:1962",
         )
-    # at rulespecs/lib/18xx.rules:1930
+    # at rulespecs/lib/18xx.rules:1968
     if not (
         (g.param("emergency_sale_minimum") == None)
         or (
@@ -2053,9 +2053,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule="VII.3.9",
-            at="rulespecs/lib/18xx.rules:1930",
+            at="rulespecs/lib/18xx.rules:1968",
         )
-    # at rulespecs/lib/18xx.rules:1932
+    # at rulespecs/lib/18xx.rules:1970
     r_emergency_sale_noted(g, v_player, v_corporation)
 
 

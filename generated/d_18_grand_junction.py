@@ -12,14 +12,14 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18-grand-junction.rules": "596ad41cae320295",
     "rulespecs/1846.rules": "7bd5f5a5cc059eb1",
-    "rulespecs/lib/18xx.rules": "90558cc44198d7d8",
+    "rulespecs/lib/18xx.rules": "f18dd7df341547e4",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "90558cc44198d7d8",
+        "rulespecs/lib/18xx.rules": "f18dd7df341547e4",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -144,13 +144,13 @@ COMPONENTS = {
         {'key': 'two_player_relegation', 'title': 'Two-player relegation and the SLVS', 'first': 'with fewer than five players the SLVS is always relegated, then with two or three players one of CC and CCP', 'second': 'with two players two of CC, CCP and GSLP are relegated at random', 'reading': 'the two-player rule replaces only the random step: with two players SLVS and two of CC, CCP, GSLP are relegated, leaving four companies at the start', 'reason': 'the relegation of the SLVS is stated as always under five players and the SLVS is the one company the Tier 2 list names; the two-player list widens the random step instead of offering the SLVS. The cost of this reading: three companies are relegated, more than the "one or two" of the Tier 2 section; the other reading (two relegated, the SLVS in Tier 1) would keep five companies as in 1846\'s two-player game'},
     ],
     'corporation': [
-        {'key': 'DRG', 'title': 'Denver & Rio Grande Railroad', 'kind': 'major', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'float': 20, 'tokens': Gap('the rulebook gives no token counts or costs (44 tokens in the box, allocation not given)', at='rulespecs/18-grand-junction.rules:251'), 'home': Gap('the map is not in the rulebook', at='rulespecs/18-grand-junction.rules:252'), 'par_prices': [], 'bank_funds_on_par': 0},
-        {'key': 'DSPP', 'title': 'Denver, South Park and Pacific Railroad', 'kind': 'major', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'float': 20, 'tokens': Gap('the rulebook gives no token counts or costs (44 tokens in the box, allocation not given)', at='rulespecs/18-grand-junction.rules:259'), 'home': Gap('the map is not in the rulebook', at='rulespecs/18-grand-junction.rules:260'), 'par_prices': [], 'bank_funds_on_par': 0},
-        {'key': 'CNW', 'title': 'Colorado and North Western Railroad', 'kind': 'major', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'float': 20, 'tokens': Gap('the rulebook gives no token counts or costs (44 tokens in the box, allocation not given)', at='rulespecs/18-grand-junction.rules:267'), 'home': Gap('the map is not in the rulebook', at='rulespecs/18-grand-junction.rules:268'), 'par_prices': [], 'bank_funds_on_par': 0},
-        {'key': 'GSLP', 'title': 'Greeley, Salt Lake and Pacific Railroad', 'kind': 'major', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'float': 20, 'tokens': Gap('the rulebook gives no token counts or costs (44 tokens in the box, allocation not given)', at='rulespecs/18-grand-junction.rules:275'), 'home': Gap('the map is not in the rulebook', at='rulespecs/18-grand-junction.rules:276'), 'par_prices': [], 'bank_funds_on_par': 0},
-        {'key': 'CC', 'title': 'Colorado Central Railroad', 'kind': 'major', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'float': 20, 'tokens': Gap('the rulebook gives no token counts or costs (44 tokens in the box, allocation not given)', at='rulespecs/18-grand-junction.rules:283'), 'home': Gap('the map is not in the rulebook', at='rulespecs/18-grand-junction.rules:284'), 'may_be_relegated': True, 'par_prices': [], 'bank_funds_on_par': 0},
-        {'key': 'CCP', 'title': 'Colorado Central & Pacific Railroad', 'kind': 'major', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'float': 20, 'tokens': Gap('the rulebook gives no token counts or costs (44 tokens in the box, allocation not given)', at='rulespecs/18-grand-junction.rules:292'), 'home': Gap('the map is not in the rulebook', at='rulespecs/18-grand-junction.rules:293'), 'may_be_relegated': True, 'par_prices': [], 'bank_funds_on_par': 0},
-        {'key': 'SLVS', 'title': 'San Luis Valley Southern Railway', 'kind': 'major', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'float': 20, 'tokens': Gap('the rulebook gives no token counts or costs (44 tokens in the box, allocation not given)', at='rulespecs/18-grand-junction.rules:301'), 'home': 'chosen_on_float', 'home_rule': 'no home on the map; when it floats it picks any open city space and places its token there at once', 'par_prices': [], 'bank_funds_on_par': 0},
+        {'key': 'DRG', 'title': 'Denver & Rio Grande Railroad', 'kind': 'major', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'float': 20, 'tokens': Gap('the rulebook gives no token counts or costs (44 tokens in the box, allocation not given)', at='rulespecs/18-grand-junction.rules:251'), 'home': Gap('the map is not in the rulebook', at='rulespecs/18-grand-junction.rules:252'), 'float_by_zone': None, 'float_by_phase': None, 'par_prices': [], 'bank_funds_on_par': 0},
+        {'key': 'DSPP', 'title': 'Denver, South Park and Pacific Railroad', 'kind': 'major', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'float': 20, 'tokens': Gap('the rulebook gives no token counts or costs (44 tokens in the box, allocation not given)', at='rulespecs/18-grand-junction.rules:259'), 'home': Gap('the map is not in the rulebook', at='rulespecs/18-grand-junction.rules:260'), 'float_by_zone': None, 'float_by_phase': None, 'par_prices': [], 'bank_funds_on_par': 0},
+        {'key': 'CNW', 'title': 'Colorado and North Western Railroad', 'kind': 'major', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'float': 20, 'tokens': Gap('the rulebook gives no token counts or costs (44 tokens in the box, allocation not given)', at='rulespecs/18-grand-junction.rules:267'), 'home': Gap('the map is not in the rulebook', at='rulespecs/18-grand-junction.rules:268'), 'float_by_zone': None, 'float_by_phase': None, 'par_prices': [], 'bank_funds_on_par': 0},
+        {'key': 'GSLP', 'title': 'Greeley, Salt Lake and Pacific Railroad', 'kind': 'major', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'float': 20, 'tokens': Gap('the rulebook gives no token counts or costs (44 tokens in the box, allocation not given)', at='rulespecs/18-grand-junction.rules:275'), 'home': Gap('the map is not in the rulebook', at='rulespecs/18-grand-junction.rules:276'), 'float_by_zone': None, 'float_by_phase': None, 'par_prices': [], 'bank_funds_on_par': 0},
+        {'key': 'CC', 'title': 'Colorado Central Railroad', 'kind': 'major', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'float': 20, 'tokens': Gap('the rulebook gives no token counts or costs (44 tokens in the box, allocation not given)', at='rulespecs/18-grand-junction.rules:283'), 'home': Gap('the map is not in the rulebook', at='rulespecs/18-grand-junction.rules:284'), 'may_be_relegated': True, 'float_by_zone': None, 'float_by_phase': None, 'par_prices': [], 'bank_funds_on_par': 0},
+        {'key': 'CCP', 'title': 'Colorado Central & Pacific Railroad', 'kind': 'major', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'float': 20, 'tokens': Gap('the rulebook gives no token counts or costs (44 tokens in the box, allocation not given)', at='rulespecs/18-grand-junction.rules:292'), 'home': Gap('the map is not in the rulebook', at='rulespecs/18-grand-junction.rules:293'), 'may_be_relegated': True, 'float_by_zone': None, 'float_by_phase': None, 'par_prices': [], 'bank_funds_on_par': 0},
+        {'key': 'SLVS', 'title': 'San Luis Valley Southern Railway', 'kind': 'major', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'float': 20, 'tokens': Gap('the rulebook gives no token counts or costs (44 tokens in the box, allocation not given)', at='rulespecs/18-grand-junction.rules:301'), 'home': 'chosen_on_float', 'home_rule': 'no home on the map; when it floats it picks any open city space and places its token there at once', 'float_by_zone': None, 'float_by_phase': None, 'par_prices': [], 'bank_funds_on_par': 0},
     ],
     'dividend_rule': [
         {'key': 'half_pay', 'title': 'Dividend choices', 'summary': 'A corporation pays out its revenue, pays out half and keeps half, or withholds it all.', 'choices': ['payout', 'half', 'withhold']},
@@ -380,22 +380,22 @@ RULES = _LIBRARY.rules(
         'action top_up_revenue': '§"Abraham Donaldson"',
         'action use_ability': '§"Using the Company Presidents"',
         'at action bankrupt': 'rulespecs/1846.rules:1472',
-        'at action buy_shares': 'rulespecs/lib/18xx.rules:1501',
+        'at action buy_shares': 'rulespecs/lib/18xx.rules:1539',
         'at action choose_turn': 'rulespecs/18-grand-junction.rules:926',
         'at action contribute': 'rulespecs/1846.rules:1460',
         'at action corporation_assign': 'rulespecs/18-grand-junction.rules:939',
         'at action corporation_buy_shares': 'rulespecs/18-grand-junction.rules:964',
         'at action corporation_sell_shares': 'rulespecs/18-grand-junction.rules:999',
-        'at action discard_train': 'rulespecs/lib/18xx.rules:1905',
-        'at action dividend': 'rulespecs/lib/18xx.rules:1746',
-        'at action end_game': 'rulespecs/lib/18xx.rules:2072',
+        'at action discard_train': 'rulespecs/lib/18xx.rules:1943',
+        'at action dividend': 'rulespecs/lib/18xx.rules:1784',
+        'at action end_game': 'rulespecs/lib/18xx.rules:2110',
         'at action lay_tile': 'rulespecs/18-grand-junction.rules:502',
         'at action par': 'rulespecs/18-grand-junction.rules:457',
         'at action pass': 'rulespecs/1846.rules:1260',
         'at action place_token': 'rulespecs/18-grand-junction.rules:483',
-        'at action run_routes': 'rulespecs/lib/18xx.rules:1729',
+        'at action run_routes': 'rulespecs/lib/18xx.rules:1767',
         'at action select_president': 'rulespecs/18-grand-junction.rules:792',
-        'at action sell_shares': 'rulespecs/lib/18xx.rules:1547',
+        'at action sell_shares': 'rulespecs/lib/18xx.rules:1585',
         'at action top_up_revenue': 'rulespecs/18-grand-junction.rules:872',
         'at action use_ability': 'rulespecs/18-grand-junction.rules:822',
         'bankruptcy player_bankrupt': '§"Bankruptcy"',
@@ -650,7 +650,7 @@ _LIBRARY.define(
 
 def r_in_receivership(g, v_corporation):
     """in_receivership(C): C is started and open, and its president's certificate lies in the bank pool (no player presides it); only where the title has receivership_steps, which the runtime then plays for it (library '18xx' function in_receivership)"""
-    # at rulespecs/lib/18xx.rules:671
+    # at rulespecs/lib/18xx.rules:675
     return (
         (
             (
@@ -754,7 +754,7 @@ def a_par(g, v_player, v_corporation, v_price):
 
 def r_sellable(g, v_player, v_corporation):
     """sellable(P, C): the certificates of C that P may sell now (library '18xx' function sellable)"""
-    # at rulespecs/lib/18xx.rules:1493
+    # at rulespecs/lib/18xx.rules:1531
     return [
         v_c
         for v_c in r_held_certificates(g, v_player, v_corporation)
@@ -792,23 +792,23 @@ def r_sellable(g, v_player, v_corporation):
 
 def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
     """Sell certificates to the pool (§\"Stock Round\", §\"Emergency Money Raising\")"""
-    # at rulespecs/lib/18xx.rules:1548
+    # at rulespecs/lib/18xx.rules:1586
     v_emergency = r_in_round(g, "operating") and r_emergency_seller(g, v_player)
-    # at rulespecs/lib/18xx.rules:1549
+    # at rulespecs/lib/18xx.rules:1587
     if not (r_in_round(g, "stock") or v_emergency):
         raise IllegalAction(
             "shares are sold in a stock round (or by a president raising money for a train)",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1549",
+            at="rulespecs/lib/18xx.rules:1587",
         )
-    # at rulespecs/lib/18xx.rules:1550
+    # at rulespecs/lib/18xx.rules:1588
     if not (r_may_sell_now(g, v_player) or v_emergency):
         raise IllegalAction(
             "no selling after buying in this turn",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1550",
+            at="rulespecs/lib/18xx.rules:1588",
         )
-    # at rulespecs/lib/18xx.rules:1551
+    # at rulespecs/lib/18xx.rules:1589
     if not (
         (r_len(g, v_shares) >= 1)
         and all((v_c in r_sellable(g, v_player, v_corporation)) for v_c in v_shares)
@@ -816,9 +816,9 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "those certificates cannot be sold",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1551",
+            at="rulespecs/lib/18xx.rules:1589",
         )
-    # at rulespecs/lib/18xx.rules:1553
+    # at rulespecs/lib/18xx.rules:1591
     if not (
         (
             (
@@ -847,37 +847,37 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "no selling in the first stock round (nor, where the title says so, of a corporation that has not operated, unless by its president)",
             rule='§"Initial Stock Round"',
-            at="rulespecs/lib/18xx.rules:1553",
+            at="rulespecs/lib/18xx.rules:1591",
         )
-    # at rulespecs/lib/18xx.rules:1558
+    # at rulespecs/lib/18xx.rules:1596
     v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
-    # at rulespecs/lib/18xx.rules:1559
+    # at rulespecs/lib/18xx.rules:1597
     if not (v_percent == v_percent_sold):
         raise IllegalAction(
             "the percent sold is that of the certificates named: a sale is never read as another",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1559",
+            at="rulespecs/lib/18xx.rules:1597",
         )
-    # at rulespecs/lib/18xx.rules:1561
+    # at rulespecs/lib/18xx.rules:1599
     if not ((r_pool_percent(g, v_corporation) + v_percent_sold) <= g.param("pool_cap")):
         raise IllegalAction(
             "the bank pool would hold too much of the corporation",
             rule='§"Stock Market"',
-            at="rulespecs/lib/18xx.rules:1561",
+            at="rulespecs/lib/18xx.rules:1599",
         )
-    # at rulespecs/lib/18xx.rules:1563
+    # at rulespecs/lib/18xx.rules:1601
     if v_emergency and (not r_in_round(g, "stock")):
-        # at rulespecs/lib/18xx.rules:1564
+        # at rulespecs/lib/18xx.rules:1602
         r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold)
-    # at rulespecs/lib/18xx.rules:1566
+    # at rulespecs/lib/18xx.rules:1604
     g.transfer(((r_price(g, v_corporation) * v_percent_sold) // 10), g.name("bank"), v_player)
-    # at rulespecs/lib/18xx.rules:1567
+    # at rulespecs/lib/18xx.rules:1605
     for v_c in v_shares:
-        # at rulespecs/lib/18xx.rules:1568
+        # at rulespecs/lib/18xx.rules:1606
         g.move(v_c, v_player, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1570
+    # at rulespecs/lib/18xx.rules:1608
     r_price_drop_on_sale(g, v_player, v_corporation, v_shares, r_len(g, v_shares))
-    # at rulespecs/lib/18xx.rules:1571
+    # at rulespecs/lib/18xx.rules:1609
     g.state_set(
         "sold_this_round",
         (
@@ -886,9 +886,9 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         ),
         True,
     )
-    # at rulespecs/lib/18xx.rules:1572
+    # at rulespecs/lib/18xx.rules:1610
     g.state_set("sold_this_turn", (v_corporation,), True)
-    # at rulespecs/lib/18xx.rules:1573
+    # at rulespecs/lib/18xx.rules:1611
     g.b_check_president(v_corporation)
 
 
@@ -1065,27 +1065,27 @@ def r_emergency_sale_noted(g, v_player, v_corporation):
 
 def r_take_over(g, v_owner, v_owned):
     """A corporation takes over another: its holdings sold or passed on, its treasury paid out, then it closes (library '18xx' procedure take_over)"""
-    # at rulespecs/lib/18xx.rules:2173
+    # at rulespecs/lib/18xx.rules:2211
     for v_other in g.name("corporations"):
-        # at rulespecs/lib/18xx.rules:2174
+        # at rulespecs/lib/18xx.rules:2212
         if (v_other != v_owner) and (v_other != v_owned):
-            # at rulespecs/lib/18xx.rules:2175
+            # at rulespecs/lib/18xx.rules:2213
             for v_c in r_held_certificates(g, v_owned, v_other):
-                # at rulespecs/lib/18xx.rules:2176
+                # at rulespecs/lib/18xx.rules:2214
                 g.transfer(
                     ((r_price(g, v_other) * g.attr(v_c, "percent")) // 10), g.name("bank"), v_owned
                 )
-                # at rulespecs/lib/18xx.rules:2177
+                # at rulespecs/lib/18xx.rules:2215
                 g.move(v_c, v_owned, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:2183
+    # at rulespecs/lib/18xx.rules:2221
     r_take_over_stations(g, v_owner, v_owned, g.param("takeover_token_swaps"))
-    # at rulespecs/lib/18xx.rules:2186
+    # at rulespecs/lib/18xx.rules:2224
     g.b_stack_charter(v_owner, v_owned, g.param_or("takeover_assets_usable_at_once", False))
-    # at rulespecs/lib/18xx.rules:2187
+    # at rulespecs/lib/18xx.rules:2225
     if v_owner != v_owned:
-        # at rulespecs/lib/18xx.rules:2188
+        # at rulespecs/lib/18xx.rules:2226
         for v_kind in g.param("collect_on_lay"):
-            # at rulespecs/lib/18xx.rules:2189
+            # at rulespecs/lib/18xx.rules:2227
             g.state_put(
                 "collected",
                 (
@@ -1097,7 +1097,7 @@ def r_take_over(g, v_owner, v_owned):
                     + g.state_amount("collected", v_owned, v_kind)
                 ),
             )
-            # at rulespecs/lib/18xx.rules:2190
+            # at rulespecs/lib/18xx.rules:2228
             g.state_put(
                 "collected",
                 (
@@ -1106,7 +1106,7 @@ def r_take_over(g, v_owner, v_owned):
                 ),
                 0,
             )
-    # at rulespecs/lib/18xx.rules:2193
+    # at rulespecs/lib/18xx.rules:2231
     g.state_put(
         "train_limit_bonus",
         (v_owner,),
@@ -1115,88 +1115,88 @@ def r_take_over(g, v_owner, v_owned):
             + g.param_or("takeover_train_limit_bonus", 0)
         ),
     )
-    # at rulespecs/lib/18xx.rules:2194
+    # at rulespecs/lib/18xx.rules:2232
     for v_t in g.b_trains(v_owned):
-        # at rulespecs/lib/18xx.rules:2195
+        # at rulespecs/lib/18xx.rules:2233
         g.move(v_t, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:2197
+    # at rulespecs/lib/18xx.rules:2235
     for v_c in r_held_certificates(g, v_owned, v_owner):
-        # at rulespecs/lib/18xx.rules:2198
+        # at rulespecs/lib/18xx.rules:2236
         g.move(v_c, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:2200
+    # at rulespecs/lib/18xx.rules:2238
     for v_company in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:2201
+        # at rulespecs/lib/18xx.rules:2239
         if (g.b_holder_of(v_company) == v_owned) and (not r_closed(g, v_company)):
-            # at rulespecs/lib/18xx.rules:2202
+            # at rulespecs/lib/18xx.rules:2240
             g.move(v_company, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:2207
+    # at rulespecs/lib/18xx.rules:2245
     v_payout = r_floor_to(g, g.b_cash(v_owned), g.param("takeover_payout_rounding"))
-    # at rulespecs/lib/18xx.rules:2208
+    # at rulespecs/lib/18xx.rules:2246
     for v_c in g.attr(v_owned, "certificates"):
-        # at rulespecs/lib/18xx.rules:2209
+        # at rulespecs/lib/18xx.rules:2247
         v_holder = g.b_holder_of(v_c)
-        # at rulespecs/lib/18xx.rules:2210
+        # at rulespecs/lib/18xx.rules:2248
         if (r_opens_holding(g, v_c) and (v_holder != v_owned)) and (v_holder != g.name("scrap")):
-            # at rulespecs/lib/18xx.rules:2211
+            # at rulespecs/lib/18xx.rules:2249
             g.transfer(
                 r_pay_per_share(g, v_owned, v_holder, v_payout),
                 v_owned,
                 (g.name("bank") if (v_holder == g.name("pool")) else v_holder),
             )
-    # at rulespecs/lib/18xx.rules:2214
+    # at rulespecs/lib/18xx.rules:2252
     g.transfer(g.b_cash(v_owned), v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:2215
+    # at rulespecs/lib/18xx.rules:2253
     r_close_corporation(g, v_owned)
-    # at rulespecs/lib/18xx.rules:2216
+    # at rulespecs/lib/18xx.rules:2254
     if r_len(g, g.b_trains(v_owner)) > r_train_limit(g, v_owner):
-        # at rulespecs/lib/18xx.rules:2217
+        # at rulespecs/lib/18xx.rules:2255
         r_require_decision(g, v_owner, "discard_train")
 
 
 def r_close_corporation(g, v_corporation):
     """close_corporation(C): C closes: its certificates leave the game, its cash goes to the bank, its trains leave the game, its privates close, its stations leave the map (but those a take-over's owner still chooses among, which leave when the choice is over) (library '18xx' procedure close_corporation)"""
-    # at rulespecs/lib/18xx.rules:2458
+    # at rulespecs/lib/18xx.rules:2496
     g.set_attr(v_corporation, "closed", True)
-    # at rulespecs/lib/18xx.rules:2459
+    # at rulespecs/lib/18xx.rules:2497
     if g.param("held_shares_on_close") == "pool":
-        # at rulespecs/lib/18xx.rules:2461
+        # at rulespecs/lib/18xx.rules:2499
         for v_c in g.name("corporations"):
-            # at rulespecs/lib/18xx.rules:2462
+            # at rulespecs/lib/18xx.rules:2500
             if v_c != v_corporation:
-                # at rulespecs/lib/18xx.rules:2463
+                # at rulespecs/lib/18xx.rules:2501
                 for v_x in g.attr(v_c, "certificates"):
-                    # at rulespecs/lib/18xx.rules:2464
+                    # at rulespecs/lib/18xx.rules:2502
                     if g.b_holder_of(v_x) == v_corporation:
-                        # at rulespecs/lib/18xx.rules:2465
+                        # at rulespecs/lib/18xx.rules:2503
                         g.move(v_x, v_corporation, g.name("pool"))
     elif g.param("held_shares_on_close") == "kept":
         pass
     else:
-        # at rulespecs/lib/18xx.rules:2459
+        # at rulespecs/lib/18xx.rules:2497
         raise IllegalAction(
             "no case of this match holds the value of `held_shares_on_close`",
             rule="library '18xx' procedure close_corporation",
-            at="rulespecs/lib/18xx.rules:2459",
+            at="rulespecs/lib/18xx.rules:2497",
         )
-    # at rulespecs/lib/18xx.rules:2474
+    # at rulespecs/lib/18xx.rules:2512
     for v_x in g.attr(v_corporation, "certificates"):
-        # at rulespecs/lib/18xx.rules:2475
+        # at rulespecs/lib/18xx.rules:2513
         if g.b_holder_of(v_x) != g.name("scrap"):
-            # at rulespecs/lib/18xx.rules:2476
+            # at rulespecs/lib/18xx.rules:2514
             g.move(v_x, g.b_holder_of(v_x), g.name("scrap"))
-    # at rulespecs/lib/18xx.rules:2479
+    # at rulespecs/lib/18xx.rules:2517
     g.transfer(g.b_cash(v_corporation), v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:2480
+    # at rulespecs/lib/18xx.rules:2518
     for v_t in g.b_trains(v_corporation):
-        # at rulespecs/lib/18xx.rules:2481
+        # at rulespecs/lib/18xx.rules:2519
         g.move(v_t, v_corporation, g.name("scrap"))
-    # at rulespecs/lib/18xx.rules:2483
+    # at rulespecs/lib/18xx.rules:2521
     for v_x in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:2484
+        # at rulespecs/lib/18xx.rules:2522
         if g.b_holder_of(v_x) == v_corporation:
-            # at rulespecs/lib/18xx.rules:2485
+            # at rulespecs/lib/18xx.rules:2523
             g.set_attr(v_x, "closed", True)
-    # at rulespecs/lib/18xx.rules:2488
+    # at rulespecs/lib/18xx.rules:2526
     if not any(
         g.list_contains(
             "station_swaps",
@@ -1207,18 +1207,18 @@ def r_close_corporation(g, v_corporation):
         )
         for v_c in g.name("corporations")
     ):
-        # at rulespecs/lib/18xx.rules:2489
+        # at rulespecs/lib/18xx.rules:2527
         r_remove_stations(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:2491
+    # at rulespecs/lib/18xx.rules:2529
     g.emit("corporation_closed", v_corporation)
-    # at rulespecs/lib/18xx.rules:2492
+    # at rulespecs/lib/18xx.rules:2530
     if "all_closed" in g.param("game_end"):
-        # at rulespecs/lib/18xx.rules:2493
+        # at rulespecs/lib/18xx.rules:2531
         if (
             any(r_started(g, v_c) for v_c in g.name("corporations"))
             and all(((not r_started(g, v_c)) or r_closed(g, v_c)) for v_c in g.name("corporations"))
         ) and all((r_closed(g, v_c) or (not g.b_available(v_c))) for v_c in g.name("corporations")):
-            # at rulespecs/lib/18xx.rules:2495
+            # at rulespecs/lib/18xx.rules:2533
             g.b_end_game_now("all_closed")
 
 
@@ -2361,17 +2361,17 @@ def qr_corporation_assign(g):
 
 def t_end_stock_round(g, *_rest):
     """At the end of a stock round, sold-out corporations rise"""
-    # at rulespecs/lib/18xx.rules:2228
+    # at rulespecs/lib/18xx.rules:2266
     for v_c in g.b_market_order():
-        # at rulespecs/lib/18xx.rules:2229
+        # at rulespecs/lib/18xx.rules:2267
         if g.param("sold_out_rise") and r_sold_out(g, v_c):
-            # at rulespecs/lib/18xx.rules:2230
+            # at rulespecs/lib/18xx.rules:2268
             r_market_move(g, v_c, "up")
-        # at rulespecs/lib/18xx.rules:2232
+        # at rulespecs/lib/18xx.rules:2270
         if (g.param("pool_drop_at_round_end") and (not r_closed(g, v_c))) and (
             r_pool_percent(g, v_c) > 0
         ):
-            # at rulespecs/lib/18xx.rules:2233
+            # at rulespecs/lib/18xx.rules:2271
             r_market_move(g, v_c, "down")
 
 

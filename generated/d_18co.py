@@ -11,15 +11,15 @@ from compiler.runtime.library import shared
 #: the rulespecs of the title's engines, each with a digest of its text
 SOURCES = {
     "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
-    "rulespecs/18co.rules": "931679e4e3176891",
-    "rulespecs/lib/18xx.rules": "90558cc44198d7d8",
+    "rulespecs/18co.rules": "0e1326e5c380d36a",
+    "rulespecs/lib/18xx.rules": "f18dd7df341547e4",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "90558cc44198d7d8",
+        "rulespecs/lib/18xx.rules": "f18dd7df341547e4",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -239,17 +239,17 @@ COMPONENTS = {
         {'key': 'private_count', 'title': 'How many privates group B holds', 'summary': '§2 says ten privates come with the game and seven are used; §1.4 keeps one B-group private and removes the rest, which needs a group B of four. Table B is cut off after three group-A rows, so the group B membership cannot be checked', 'reading': 'seven privates in play as the reference lists them; the B-group draw is a gap', 'reason': 'the rulebook and reference together never say which privates are in group B'},
     ],
     'corporation': [
-        {'key': 'KPAC', 'title': 'Kansas Pacific Railway', 'kind': 'major', 'class': 'III', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'par_zones': ['blue', 'purple', 'brown'], 'par_prices': [40, 50, 60, 75, 80, 90, 100, 110, 120, 135, 145, 160], 'float': {'blue': 40, 'purple': 50, 'brown': 60}, 'bank_funds_on_par': 1, 'tokens': [0, 40, 100], 'home_location': 'Kansas City, KS (South)', 'home': 'E27', 'color': 'Brown'},
-        {'key': 'CM', 'title': 'Colorado Midland Railway', 'kind': 'major', 'class': 'III', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'par_zones': ['blue', 'purple', 'brown'], 'par_prices': [40, 50, 60, 75, 80, 90, 100, 110, 120, 135, 145, 160], 'float': {'blue': 40, 'purple': 50, 'brown': 60}, 'bank_funds_on_par': 1, 'tokens': [0, 40, 100, 100], 'home_location': 'Colorado Springs, CO', 'home': 'G17', 'color': 'Light Blue'},
-        {'key': 'CS', 'title': 'Colorado and Southern Railway', 'kind': 'major', 'class': 'III', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'par_zones': ['blue', 'purple', 'brown'], 'par_prices': [40, 50, 60, 75, 80, 90, 100, 110, 120, 135, 145, 160], 'float': {'blue': 40, 'purple': 50, 'brown': 60}, 'bank_funds_on_par': 1, 'tokens': [0, 40, 100, 100], 'home_location': 'Trinidad, CO', 'home': 'K17', 'color': 'Black'},
-        {'key': 'DPAC', 'title': 'Denver Pacific Railway', 'kind': 'major', 'class': 'III', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'par_zones': ['blue', 'purple', 'brown'], 'par_prices': [40, 50, 60, 75, 80, 90, 100, 110, 120, 135, 145, 160], 'float': {'blue': 40, 'purple': 50, 'brown': 60}, 'bank_funds_on_par': 1, 'tokens': [0, 40], 'home': 'E15', 'home_city': 2, 'home_location': 'Denver', 'color': 'Purple'},
-        {'key': 'DSL', 'title': 'Denver & Salt Lake Railroad', 'kind': 'major', 'class': 'III', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'par_zones': ['blue', 'purple', 'brown'], 'par_prices': [40, 50, 60, 75, 80, 90, 100, 110, 120, 135, 145, 160], 'float': {'blue': 40, 'purple': 50, 'brown': 60}, 'tokens': [0, 40], 'home': 'E15', 'home_city': 1, 'home_location': 'Denver', 'bank_funds_on_par': 0},
-        {'key': 'DRG', 'title': 'Denver & Rio Grande Railroad', 'kind': 'major', 'class': 'II', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'par_zones': ['purple', 'brown'], 'par_prices': [80, 90, 100, 110, 120, 135, 145, 160], 'float': {'purple': 50, 'brown': 60}, 'tokens': [0, 40, 80, 100, 100, 100], 'home': 'E15', 'home_city': 0, 'home_location': 'Denver', 'bank_funds_on_par': 0},
-        {'key': 'ATSF', 'title': 'Atchison, Topeka and Santa Fe', 'kind': 'major', 'class': 'II', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'par_zones': ['purple', 'brown'], 'par_prices': [80, 90, 100, 110, 120, 135, 145, 160], 'float': {'purple': 50, 'brown': 60}, 'tokens': [0, 40, 80, 100, 100, 100], 'home': 'J26', 'home_location': 'Wichita, KS', 'bank_funds_on_par': 0},
-        {'key': 'CBQ', 'title': 'Chicago, Burlington and Quincy', 'kind': 'major', 'class': 'I', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'par_zones': ['brown'], 'par_prices': [120, 135, 145, 160], 'float': 60, 'tokens': [0, 40, 80, 100, 100, 100, 100], 'home': 'B26', 'home_location': 'Lincoln, NE', 'bank_funds_on_par': 0},
-        {'key': 'ROCK', 'title': 'Chicago, Rock Island and Pacific', 'kind': 'major', 'class': 'I', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'par_zones': ['brown'], 'par_prices': [120, 135, 145, 160], 'float': 60, 'tokens': [0, 40, 80, 100, 100, 100, 100, 100], 'home': 'G27', 'home_location': 'Kansas City, KS', 'bank_funds_on_par': 0},
-        {'key': 'UP', 'title': 'Union Pacific', 'kind': 'major', 'class': 'I', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'par_zones': ['brown'], 'par_prices': [120, 135, 145, 160], 'float': 60, 'tokens': [0, 40, 80, 100, 100, 100, 100, 100], 'home': 'A17', 'home_location': 'Cheyenne, WY', 'bank_funds_on_par': 0},
-        {'key': 'DSNG', 'title': 'Durango & Silverton Narrow Gauge', 'kind': 'major', 'summary': "a small corporation that always starts at 75 and owns the permanent 2-train; its President's certificate comes with the Silverton Branch private", 'class': Gap('Table C is cut off before DSNG; the reference puts it in a par group of its own (X) rather than a class', at='rulespecs/18co.rules:1039'), 'shares': [20, 10, 20, 20, 10, 10, 10], 'par_zones': ['blue'], 'par_prices': [75], 'float': 40, 'tokens': [0, 40], 'home': 'K5', 'home_location': 'Durango', 'trains_at_start': ['2P'], 'presidents_certificate_source': 'DRGR', 'bank_funds_on_par': 0},
+        {'key': 'KPAC', 'title': 'Kansas Pacific Railway', 'kind': 'major', 'class': 'III', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'par_zones': ['blue', 'purple', 'brown'], 'par_prices': [40, 50, 60, 75, 80, 90, 100, 110, 120, 135, 145, 160], 'float_by_zone': {'blue': 40, 'purple': 50, 'brown': 60}, 'bank_funds_on_par': 1, 'tokens': [0, 40, 100], 'home_location': 'Kansas City, KS (South)', 'home': 'E27', 'color': 'Brown', 'float': None, 'float_by_phase': None},
+        {'key': 'CM', 'title': 'Colorado Midland Railway', 'kind': 'major', 'class': 'III', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'par_zones': ['blue', 'purple', 'brown'], 'par_prices': [40, 50, 60, 75, 80, 90, 100, 110, 120, 135, 145, 160], 'float_by_zone': {'blue': 40, 'purple': 50, 'brown': 60}, 'bank_funds_on_par': 1, 'tokens': [0, 40, 100, 100], 'home_location': 'Colorado Springs, CO', 'home': 'G17', 'color': 'Light Blue', 'float': None, 'float_by_phase': None},
+        {'key': 'CS', 'title': 'Colorado and Southern Railway', 'kind': 'major', 'class': 'III', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'par_zones': ['blue', 'purple', 'brown'], 'par_prices': [40, 50, 60, 75, 80, 90, 100, 110, 120, 135, 145, 160], 'float_by_zone': {'blue': 40, 'purple': 50, 'brown': 60}, 'bank_funds_on_par': 1, 'tokens': [0, 40, 100, 100], 'home_location': 'Trinidad, CO', 'home': 'K17', 'color': 'Black', 'float': None, 'float_by_phase': None},
+        {'key': 'DPAC', 'title': 'Denver Pacific Railway', 'kind': 'major', 'class': 'III', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'par_zones': ['blue', 'purple', 'brown'], 'par_prices': [40, 50, 60, 75, 80, 90, 100, 110, 120, 135, 145, 160], 'float_by_zone': {'blue': 40, 'purple': 50, 'brown': 60}, 'bank_funds_on_par': 1, 'tokens': [0, 40], 'home': 'E15', 'home_city': 2, 'home_location': 'Denver', 'color': 'Purple', 'float': None, 'float_by_phase': None},
+        {'key': 'DSL', 'title': 'Denver & Salt Lake Railroad', 'kind': 'major', 'class': 'III', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'par_zones': ['blue', 'purple', 'brown'], 'par_prices': [40, 50, 60, 75, 80, 90, 100, 110, 120, 135, 145, 160], 'float_by_zone': {'blue': 40, 'purple': 50, 'brown': 60}, 'tokens': [0, 40], 'home': 'E15', 'home_city': 1, 'home_location': 'Denver', 'float': None, 'float_by_phase': None, 'bank_funds_on_par': 0},
+        {'key': 'DRG', 'title': 'Denver & Rio Grande Railroad', 'kind': 'major', 'class': 'II', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'par_zones': ['purple', 'brown'], 'par_prices': [80, 90, 100, 110, 120, 135, 145, 160], 'float_by_zone': {'purple': 50, 'brown': 60}, 'tokens': [0, 40, 80, 100, 100, 100], 'home': 'E15', 'home_city': 0, 'home_location': 'Denver', 'float': None, 'float_by_phase': None, 'bank_funds_on_par': 0},
+        {'key': 'ATSF', 'title': 'Atchison, Topeka and Santa Fe', 'kind': 'major', 'class': 'II', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'par_zones': ['purple', 'brown'], 'par_prices': [80, 90, 100, 110, 120, 135, 145, 160], 'float_by_zone': {'purple': 50, 'brown': 60}, 'tokens': [0, 40, 80, 100, 100, 100], 'home': 'J26', 'home_location': 'Wichita, KS', 'float': None, 'float_by_phase': None, 'bank_funds_on_par': 0},
+        {'key': 'CBQ', 'title': 'Chicago, Burlington and Quincy', 'kind': 'major', 'class': 'I', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'par_zones': ['brown'], 'par_prices': [120, 135, 145, 160], 'float': 60, 'tokens': [0, 40, 80, 100, 100, 100, 100], 'home': 'B26', 'home_location': 'Lincoln, NE', 'float_by_zone': None, 'float_by_phase': None, 'bank_funds_on_par': 0},
+        {'key': 'ROCK', 'title': 'Chicago, Rock Island and Pacific', 'kind': 'major', 'class': 'I', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'par_zones': ['brown'], 'par_prices': [120, 135, 145, 160], 'float': 60, 'tokens': [0, 40, 80, 100, 100, 100, 100, 100], 'home': 'G27', 'home_location': 'Kansas City, KS', 'float_by_zone': None, 'float_by_phase': None, 'bank_funds_on_par': 0},
+        {'key': 'UP', 'title': 'Union Pacific', 'kind': 'major', 'class': 'I', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'par_zones': ['brown'], 'par_prices': [120, 135, 145, 160], 'float': 60, 'tokens': [0, 40, 80, 100, 100, 100, 100, 100], 'home': 'A17', 'home_location': 'Cheyenne, WY', 'float_by_zone': None, 'float_by_phase': None, 'bank_funds_on_par': 0},
+        {'key': 'DSNG', 'title': 'Durango & Silverton Narrow Gauge', 'kind': 'major', 'summary': "a small corporation that always starts at 75 and owns the permanent 2-train; its President's certificate comes with the Silverton Branch private", 'class': Gap('Table C is cut off before DSNG; the reference puts it in a par group of its own (X) rather than a class', at='rulespecs/18co.rules:1039'), 'shares': [20, 10, 20, 20, 10, 10, 10], 'par_zones': ['blue'], 'par_prices': [75], 'float': 40, 'tokens': [0, 40], 'home': 'K5', 'home_location': 'Durango', 'trains_at_start': ['2P'], 'presidents_certificate_source': 'DRGR', 'float_by_zone': None, 'float_by_phase': None, 'bank_funds_on_par': 0},
     ],
     'effect': [
         *_LIBRARY.components('effect'),
@@ -658,14 +658,14 @@ RULES = _LIBRARY.rules(
         'at action corporation_buy_shares': 'rulespecs/18co.rules:2439',
         'at action discard_train': 'rulespecs/18co.rules:2276',
         'at action dividend': 'rulespecs/18co.rules:2312',
-        'at action end_game': 'rulespecs/lib/18xx.rules:2072',
-        'at action lay_tile': 'rulespecs/lib/18xx.rules:1644',
+        'at action end_game': 'rulespecs/lib/18xx.rules:2110',
+        'at action lay_tile': 'rulespecs/lib/18xx.rules:1682',
         'at action move_bid': 'rulespecs/18co.rules:2053',
-        'at action par': 'rulespecs/lib/18xx.rules:1439',
-        'at action pass': 'rulespecs/lib/18xx.rules:1620',
+        'at action par': 'rulespecs/lib/18xx.rules:1477',
+        'at action pass': 'rulespecs/lib/18xx.rules:1658',
         'at action place_token': 'rulespecs/18co.rules:2291',
         'at action remove_token': 'rulespecs/18co.rules:2147',
-        'at action run_routes': 'rulespecs/lib/18xx.rules:1729',
+        'at action run_routes': 'rulespecs/lib/18xx.rules:1767',
         'at action sell_shares': 'rulespecs/18co.rules:2069',
         'at action special_buy_shares': 'rulespecs/18co.rules:527',
         'cite action buy_shares': '§4.2, §4.2.1, §4.2.4',
@@ -1161,6 +1161,7 @@ _LIBRARY.define(
         "qt_discard_train",
         "qt_dividend",
         "r_emergency_sale_noted",
+        "r_float_sold",
         "r_forced_purchase_help",
         "r_forced_shortfall",
         "r_may_buy_train_from",
@@ -1173,9 +1174,19 @@ _LIBRARY.define(
 )
 
 
+def r_float_sold(g, v_corporation):
+    """float_sold(C): the percentage of C that counts towards its float: what players hold, or, where float_counts is sold_from_treasury, all that has left its IPO (library '18xx' function float_sold)"""
+    # at rulespecs/lib/18xx.rules:692
+    return (
+        (100 - g.b_percent(r_ipo_of(g, v_corporation), v_corporation))
+        if (g.param("float_counts") == "sold_from_treasury")
+        else r_sold_percent(g, v_corporation)
+    )
+
+
 def r_par_prices(g, v_corporation):
     """par_prices(C): the par prices C may start at: its own par_prices, else the title's (library '18xx' function par_prices)"""
-    # at rulespecs/lib/18xx.rules:691
+    # at rulespecs/lib/18xx.rules:729
     return (
         g.attr(v_corporation, "par_prices")
         if (sum(1 for v_p in g.attr(v_corporation, "par_prices") if True) > 0)
@@ -1185,20 +1196,20 @@ def r_par_prices(g, v_corporation):
 
 def r_ability_window(g, v_company, v_key):
     """ability_window(X, \"key\"): refused unless X's ability of that key may be used now, by its owner, phases and timing (its counts are use_ability's) (library '18xx' procedure ability_window)"""
-    # at rulespecs/lib/18xx.rules:1168
+    # at rulespecs/lib/18xx.rules:1206
     v_ability = g.item(
         [v_a for v_a in g.attr(v_company, "abilities") if (g.attr(v_a, "key") == v_key)], 0
     )
-    # at rulespecs/lib/18xx.rules:1169
+    # at rulespecs/lib/18xx.rules:1207
     v_holder = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:1170
+    # at rulespecs/lib/18xx.rules:1208
     if not (not r_closed(g, v_company)):
         raise IllegalAction(
             "the private is closed",
             rule="library '18xx' procedure ability_window",
-            at="rulespecs/lib/18xx.rules:1170",
+            at="rulespecs/lib/18xx.rules:1208",
         )
-    # at rulespecs/lib/18xx.rules:1171
+    # at rulespecs/lib/18xx.rules:1209
     if not (
         (
             (g.attr(v_ability, "owner") == None)
@@ -1209,9 +1220,9 @@ def r_ability_window(g, v_company, v_key):
         raise IllegalAction(
             "the private's ability is its owner's only while the owner is of the ability's owner kind",
             rule="§1.3, §4.4.1",
-            at="rulespecs/lib/18xx.rules:1171",
+            at="rulespecs/lib/18xx.rules:1209",
         )
-    # at rulespecs/lib/18xx.rules:1174
+    # at rulespecs/lib/18xx.rules:1212
     if not (
         (g.attr(v_ability, "from_phase") == None)
         or r_phase_at_least(g, g.attr(v_ability, "from_phase"))
@@ -1219,9 +1230,9 @@ def r_ability_window(g, v_company, v_key):
         raise IllegalAction(
             "the private's ability is used from a later phase (from_phase)",
             rule="library '18xx' procedure ability_window",
-            at="rulespecs/lib/18xx.rules:1174",
+            at="rulespecs/lib/18xx.rules:1212",
         )
-    # at rulespecs/lib/18xx.rules:1176
+    # at rulespecs/lib/18xx.rules:1214
     if not (
         (g.attr(v_ability, "removed_on") == None)
         or (not r_phase_at_least(g, g.attr(v_ability, "removed_on")))
@@ -1229,18 +1240,18 @@ def r_ability_window(g, v_company, v_key):
         raise IllegalAction(
             "the private's ability ended with the start of a phase (removed_on)",
             rule="library '18xx' procedure ability_window",
-            at="rulespecs/lib/18xx.rules:1176",
+            at="rulespecs/lib/18xx.rules:1214",
         )
-    # at rulespecs/lib/18xx.rules:1178
+    # at rulespecs/lib/18xx.rules:1216
     if g.attr(v_ability, "when") == "stock_turn":
-        # at rulespecs/lib/18xx.rules:1179
+        # at rulespecs/lib/18xx.rules:1217
         if not (
             (r_in_round(g, "stock") and g.among("players", v_holder)) and r_acting(g, v_holder)
         ):
             raise IllegalAction(
                 "the private's ability is used in its owner's turn of a stock round",
                 rule="§1.3, §4.4.1",
-                at="rulespecs/lib/18xx.rules:1179",
+                at="rulespecs/lib/18xx.rules:1217",
             )
     elif (g.attr(v_ability, "when") == "operating_turn") or (
         (
@@ -1251,7 +1262,7 @@ def r_ability_window(g, v_company, v_key):
         )
         and g.among("corporations", v_holder)
     ):
-        # at rulespecs/lib/18xx.rules:1184
+        # at rulespecs/lib/18xx.rules:1222
         if not (
             r_in_round(g, "operating")
             and (
@@ -1268,23 +1279,23 @@ def r_ability_window(g, v_company, v_key):
             raise IllegalAction(
                 "the private's ability is used in the operating turn of its owner or of a company its owner directs",
                 rule="library '18xx' procedure ability_window",
-                at="rulespecs/lib/18xx.rules:1184",
+                at="rulespecs/lib/18xx.rules:1222",
             )
     elif g.attr(v_ability, "when") == "any_time":
-        # at rulespecs/lib/18xx.rules:1189
+        # at rulespecs/lib/18xx.rules:1227
         if not (r_in_round(g, "stock") or r_in_round(g, "operating")):
             raise IllegalAction(
                 "the private's ability is used at any time of a stock or an operating round",
                 rule="library '18xx' procedure ability_window",
-                at="rulespecs/lib/18xx.rules:1189",
+                at="rulespecs/lib/18xx.rules:1227",
             )
     elif (g.attr(v_ability, "when") == "sold") or (g.attr(v_ability, "when") == "phase_start"):
-        # at rulespecs/lib/18xx.rules:1192
+        # at rulespecs/lib/18xx.rules:1230
         if not (r_pending_decision(g, v_company, g.attr(v_ability, "decision"))):
             raise IllegalAction(
                 "the private's ability is used once, as the decision it owes on its sale or as its phase begins",
                 rule="library '18xx' procedure ability_window",
-                at="rulespecs/lib/18xx.rules:1192",
+                at="rulespecs/lib/18xx.rules:1230",
             )
 
 
@@ -1328,68 +1339,68 @@ def a_bid(g, v_player, v_company, v_price):
 
 def a_par(g, v_player, v_corporation, v_price):
     """Start a corporation (§4.3, §4.3.1, §4.3.2)"""
-    # at rulespecs/lib/18xx.rules:1440
+    # at rulespecs/lib/18xx.rules:1478
     if not (r_in_round(g, "stock")):
         raise IllegalAction(
             "a corporation is started in a stock round",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:1440",
+            at="rulespecs/lib/18xx.rules:1478",
         )
-    # at rulespecs/lib/18xx.rules:1441
+    # at rulespecs/lib/18xx.rules:1479
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:1441",
+            at="rulespecs/lib/18xx.rules:1479",
         )
-    # at rulespecs/lib/18xx.rules:1442
+    # at rulespecs/lib/18xx.rules:1480
     if not (not r_started(g, v_corporation)):
         raise IllegalAction(
             "the corporation is already started",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:1442",
+            at="rulespecs/lib/18xx.rules:1480",
         )
-    # at rulespecs/lib/18xx.rules:1443
+    # at rulespecs/lib/18xx.rules:1481
     if not (not r_closed(g, v_corporation)):
         raise IllegalAction(
             "the corporation is out of the game",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:1443",
+            at="rulespecs/lib/18xx.rules:1481",
         )
-    # at rulespecs/lib/18xx.rules:1444
+    # at rulespecs/lib/18xx.rules:1482
     if not (v_price in r_par_prices(g, v_corporation)):
         raise IllegalAction(
-            "not a par price", rule="§4.3, §4.3.1, §4.3.2", at="rulespecs/lib/18xx.rules:1444"
+            "not a par price", rule="§4.3, §4.3.1, §4.3.2", at="rulespecs/lib/18xx.rules:1482"
         )
-    # at rulespecs/lib/18xx.rules:1445
+    # at rulespecs/lib/18xx.rules:1483
     v_cert = r_president_certificate(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:1446
+    # at rulespecs/lib/18xx.rules:1484
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule="§4.4.1",
-            at="rulespecs/lib/18xx.rules:1446",
+            at="rulespecs/lib/18xx.rules:1484",
         )
-    # at rulespecs/lib/18xx.rules:1447
+    # at rulespecs/lib/18xx.rules:1485
     if not (g.b_cash(v_player) >= (v_price * g.attr(v_cert, "shares"))):
         raise IllegalAction(
-            "not enough cash", rule="§4.3, §4.3.1, §4.3.2", at="rulespecs/lib/18xx.rules:1447"
+            "not enough cash", rule="§4.3, §4.3.1, §4.3.2", at="rulespecs/lib/18xx.rules:1485"
         )
-    # at rulespecs/lib/18xx.rules:1448
+    # at rulespecs/lib/18xx.rules:1486
     r_set_par(g, v_corporation, v_price)
-    # at rulespecs/lib/18xx.rules:1449
+    # at rulespecs/lib/18xx.rules:1487
     if g.param("home_token_at") == "par":
-        # at rulespecs/lib/18xx.rules:1449
+        # at rulespecs/lib/18xx.rules:1487
         r_place_home_token(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:1450
+    # at rulespecs/lib/18xx.rules:1488
     g.transfer((v_price * g.attr(v_cert, "shares")), v_player, r_payee(g, v_corporation, "ipo"))
-    # at rulespecs/lib/18xx.rules:1451
+    # at rulespecs/lib/18xx.rules:1489
     g.transfer((v_price * r_bank_funded_shares(g, v_corporation)), g.name("bank"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1452
+    # at rulespecs/lib/18xx.rules:1490
     g.move(v_cert, r_ipo_of(g, v_corporation), v_player)
-    # at rulespecs/lib/18xx.rules:1453
+    # at rulespecs/lib/18xx.rules:1491
     g.state_set("bought_this_turn", (), True)
-    # at rulespecs/lib/18xx.rules:1454
+    # at rulespecs/lib/18xx.rules:1492
     r_bought(g, v_player, v_corporation)
 
 
@@ -1717,7 +1728,7 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
 
 def a_pass(g, v_entity):
     """Pass (§2.1.3, §3.1.1, §3.1.2, §5.10.6)"""
-    # at rulespecs/lib/18xx.rules:1621
+    # at rulespecs/lib/18xx.rules:1659
     if not (
         not (
             (r_in_round(g, "stock") and (g.b_certificates(v_entity) > g.param("cert_limit")))
@@ -1727,16 +1738,16 @@ def a_pass(g, v_entity):
         raise IllegalAction(
             "a player over the certificate limit must sell down to it first",
             rule="§4.4.1",
-            at="rulespecs/lib/18xx.rules:1621",
+            at="rulespecs/lib/18xx.rules:1659",
         )
-    # at rulespecs/lib/18xx.rules:1623
+    # at rulespecs/lib/18xx.rules:1661
     if not (not (g.param("must_own_train") and r_must_buy_train(g, v_entity))):
         raise IllegalAction(
             "a corporation without a train must buy one",
             rule="§5.10.6",
-            at="rulespecs/lib/18xx.rules:1623",
+            at="rulespecs/lib/18xx.rules:1661",
         )
-    # at rulespecs/lib/18xx.rules:1625
+    # at rulespecs/lib/18xx.rules:1663
     r_pass_turn(g, v_entity)
 
 
@@ -1815,25 +1826,25 @@ def a_corporation_buy_company(g, v_corporation, v_company, v_price):
 
 def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
     """Lay or upgrade a tile (§5.6, §5.2.4)"""
-    # at rulespecs/lib/18xx.rules:1645
+    # at rulespecs/lib/18xx.rules:1683
     if not (r_in_step(g, v_corporation, "lay_tile")):
         raise IllegalAction(
             "tiles are laid at the start of a turn",
             rule="§5.6, §5.2.4",
-            at="rulespecs/lib/18xx.rules:1645",
+            at="rulespecs/lib/18xx.rules:1683",
         )
-    # at rulespecs/lib/18xx.rules:1646
+    # at rulespecs/lib/18xx.rules:1684
     v_lay = g.b_check_lay(v_corporation, v_hex, v_tile, v_rotation)
-    # at rulespecs/lib/18xx.rules:1647
+    # at rulespecs/lib/18xx.rules:1685
     if not (g.b_cash(v_corporation) >= g.b_lay_cost(v_lay)):
         raise IllegalAction(
             "the company cannot pay the terrain cost",
             rule="§5.6, §5.2.4",
-            at="rulespecs/lib/18xx.rules:1647",
+            at="rulespecs/lib/18xx.rules:1685",
         )
-    # at rulespecs/lib/18xx.rules:1648
+    # at rulespecs/lib/18xx.rules:1686
     g.transfer(g.b_lay_cost(v_lay), v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1649
+    # at rulespecs/lib/18xx.rules:1687
     g.b_lay(v_corporation, v_lay, v_tile)
 
 
@@ -1884,16 +1895,16 @@ def a_place_token(g, v_corporation, v_city):
 
 def a_run_routes(g, v_corporation, v_routes):
     """Run trains (§5.8, §5.2.6)"""
-    # at rulespecs/lib/18xx.rules:1730
+    # at rulespecs/lib/18xx.rules:1768
     if not (r_in_step(g, v_corporation, "run_routes")):
         raise IllegalAction(
             "trains run after track and tokens",
             rule="§5.8, §5.2.6",
-            at="rulespecs/lib/18xx.rules:1730",
+            at="rulespecs/lib/18xx.rules:1768",
         )
-    # at rulespecs/lib/18xx.rules:1731
+    # at rulespecs/lib/18xx.rules:1769
     r_set_revenue(g, v_corporation, g.b_route_revenue(v_corporation, v_routes))
-    # at rulespecs/lib/18xx.rules:1732
+    # at rulespecs/lib/18xx.rules:1770
     r_end_step(g, v_corporation)
 
 
@@ -1949,13 +1960,13 @@ def a_dividend(g, v_corporation, v_kind):
 
 def r_pay_dividends(g, v_corporation, v_paid):
     """Pay each holding its share of the dividends (§5.9.3.1, §5.9.3.2)"""
-    # at rulespecs/lib/18xx.rules:1768
+    # at rulespecs/lib/18xx.rules:1806
     for v_c in g.attr(v_corporation, "certificates"):
-        # at rulespecs/lib/18xx.rules:1769
+        # at rulespecs/lib/18xx.rules:1807
         v_holder = g.b_holder_of(v_c)
-        # at rulespecs/lib/18xx.rules:1770
+        # at rulespecs/lib/18xx.rules:1808
         if r_opens_holding(g, v_c) and (v_holder != g.name("scrap")):
-            # at rulespecs/lib/18xx.rules:1771
+            # at rulespecs/lib/18xx.rules:1809
             g.transfer(
                 r_pay_per_share(g, v_corporation, v_holder, v_paid),
                 g.name("bank"),
@@ -2089,18 +2100,18 @@ def a_buy_train(g, v_corporation, v_train, v_price):
 
 def r_exchange_for_share(g, v_company, v_cert):
     """A private exchanged for a certificate of a corporation, from its IPO or the bank pool (supplement from \"18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)\")"""
-    # at rulespecs/lib/18xx.rules:1869
+    # at rulespecs/lib/18xx.rules:1907
     v_player = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:1870
+    # at rulespecs/lib/18xx.rules:1908
     v_corporation = g.attr(v_cert, "corporation")
-    # at rulespecs/lib/18xx.rules:1871
+    # at rulespecs/lib/18xx.rules:1909
     if not (g.among("players", v_player)):
         raise IllegalAction(
             "only a player exchanges a private for a share",
             rule="§1.3, §4.4.1",
-            at="rulespecs/lib/18xx.rules:1871",
+            at="rulespecs/lib/18xx.rules:1909",
         )
-    # at rulespecs/lib/18xx.rules:1872
+    # at rulespecs/lib/18xx.rules:1910
     if not (
         (g.b_holder_of(v_cert) == g.name("pool"))
         or (g.b_holder_of(v_cert) == r_ipo_of(g, v_corporation))
@@ -2108,23 +2119,23 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the share comes from the corporation's IPO or the bank pool",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1872",
+            at="rulespecs/lib/18xx.rules:1910",
         )
-    # at rulespecs/lib/18xx.rules:1874
+    # at rulespecs/lib/18xx.rules:1912
     if not (r_started(g, v_corporation)):
         raise IllegalAction(
             "a share of a corporation that has started",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1874",
+            at="rulespecs/lib/18xx.rules:1912",
         )
-    # at rulespecs/lib/18xx.rules:1875
+    # at rulespecs/lib/18xx.rules:1913
     if not (r_private_on_sale(g) == None):
         raise IllegalAction(
             "no share changes hands while the privates are on sale",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1875",
+            at="rulespecs/lib/18xx.rules:1913",
         )
-    # at rulespecs/lib/18xx.rules:1876
+    # at rulespecs/lib/18xx.rules:1914
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -2135,71 +2146,71 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the holding cap would be exceeded",
             rule="§4.2.5, §11.7",
-            at="rulespecs/lib/18xx.rules:1876",
+            at="rulespecs/lib/18xx.rules:1914",
         )
-    # at rulespecs/lib/18xx.rules:1878
+    # at rulespecs/lib/18xx.rules:1916
     g.move(v_cert, g.b_holder_of(v_cert), v_player)
-    # at rulespecs/lib/18xx.rules:1879
+    # at rulespecs/lib/18xx.rules:1917
     r_close_private(g, v_company)
-    # at rulespecs/lib/18xx.rules:1880
-    g.b_check_float(v_corporation)
-    # at rulespecs/lib/18xx.rules:1881
+    # at rulespecs/lib/18xx.rules:1918
+    r_check_float(g, v_corporation)
+    # at rulespecs/lib/18xx.rules:1919
     g.b_check_president(v_corporation)
 
 
 def r_trade_in(g, v_corporation, v_train, v_price, v_exchange):
     """A train traded in for one the bank sells, at the discount the new train gives it (supplement from \"18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)\")"""
-    # at rulespecs/lib/18xx.rules:1892
+    # at rulespecs/lib/18xx.rules:1930
     if not ((g.b_holder_of(v_train) == g.name("depot")) and (v_train in g.b_available_trains())):
         raise IllegalAction(
             "a train is traded in only for one the bank sells now",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1892",
+            at="rulespecs/lib/18xx.rules:1930",
         )
-    # at rulespecs/lib/18xx.rules:1893
+    # at rulespecs/lib/18xx.rules:1931
     if not (g.b_holder_of(v_exchange) == v_corporation):
         raise IllegalAction(
             "the corporation trades in only a train it owns",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1893",
+            at="rulespecs/lib/18xx.rules:1931",
         )
-    # at rulespecs/lib/18xx.rules:1894
+    # at rulespecs/lib/18xx.rules:1932
     v_discount = r_trade_in_discount(g, v_train, v_exchange)
-    # at rulespecs/lib/18xx.rules:1895
+    # at rulespecs/lib/18xx.rules:1933
     if not (v_discount > 0):
         raise IllegalAction(
             "the new train takes no train of that type in trade",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1895",
+            at="rulespecs/lib/18xx.rules:1933",
         )
-    # at rulespecs/lib/18xx.rules:1896
+    # at rulespecs/lib/18xx.rules:1934
     if not (g.state_amount("bank_buys_this_turn") < g.param("bank_trains_per_turn")):
         raise IllegalAction(
             "no more trains from the bank this turn",
             rule="§5.10.2",
-            at="rulespecs/lib/18xx.rules:1896",
+            at="rulespecs/lib/18xx.rules:1934",
         )
-    # at rulespecs/lib/18xx.rules:1897
+    # at rulespecs/lib/18xx.rules:1935
     if not (v_price == (g.attr(v_train, "price") - v_discount)):
         raise IllegalAction(
             "a trade-in pays the printed price less the discount",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1897",
+            at="rulespecs/lib/18xx.rules:1935",
         )
-    # at rulespecs/lib/18xx.rules:1898
+    # at rulespecs/lib/18xx.rules:1936
     if not (g.b_cash(v_corporation) >= v_price):
         raise IllegalAction(
             "the corporation cannot pay for the train",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1898",
+            at="rulespecs/lib/18xx.rules:1936",
         )
-    # at rulespecs/lib/18xx.rules:1899
+    # at rulespecs/lib/18xx.rules:1937
     g.move(v_exchange, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1900
+    # at rulespecs/lib/18xx.rules:1938
     g.transfer(v_price, v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1901
+    # at rulespecs/lib/18xx.rules:1939
     g.move(v_train, g.name("depot"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1902
+    # at rulespecs/lib/18xx.rules:1940
     g.b_train_bought(v_corporation, v_train, True)
 
 
@@ -2234,14 +2245,14 @@ def a_discard_train(g, v_corporation, v_train):
 
 def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
     """What limits a president's sale to pay for a train: the title's emergency_ properties (library '18xx' procedure emergency_sale_limits)"""
-    # at rulespecs/lib/18xx.rules:1922
+    # at rulespecs/lib/18xx.rules:1960
     if not (g.param("emergency_president_sells")):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule="§5.10.6.1",
-            at="rulespecs/lib/18xx.rules:1922",
+            at="rulespecs/lib/18xx.rules:1960",
         )
-    # at rulespecs/lib/18xx.rules:1924
+    # at rulespecs/lib/18xx.rules:1962
     if not (
         (
             (
@@ -2282,9 +2293,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule="§5.10.6.1, §1.3, §4.4.1, §4.5.1, §4.5.2",
-            at="rulespecs/lib/18xx.rules:1924",
+            at="rulespecs/lib/18xx.rules:1962",
         )
-    # at rulespecs/lib/18xx.rules:1930
+    # at rulespecs/lib/18xx.rules:1968
     if not (
         (g.param("emergency_sale_minimum") == None)
         or (
@@ -2295,9 +2306,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule="§5.10.6.1",
-            at="rulespecs/lib/18xx.rules:1930",
+            at="rulespecs/lib/18xx.rules:1968",
         )
-    # at rulespecs/lib/18xx.rules:1932
+    # at rulespecs/lib/18xx.rules:1970
     r_emergency_sale_noted(g, v_player, v_corporation)
 
 
@@ -2309,27 +2320,27 @@ def r_emergency_sale_noted(g, v_player, v_corporation):
 
 def r_take_over(g, v_owner, v_owned):
     """A corporation takes over another: its holdings sold or passed on, its treasury paid out, then it closes (library '18xx' procedure take_over)"""
-    # at rulespecs/lib/18xx.rules:2173
+    # at rulespecs/lib/18xx.rules:2211
     for v_other in g.name("corporations"):
-        # at rulespecs/lib/18xx.rules:2174
+        # at rulespecs/lib/18xx.rules:2212
         if (v_other != v_owner) and (v_other != v_owned):
-            # at rulespecs/lib/18xx.rules:2175
+            # at rulespecs/lib/18xx.rules:2213
             for v_c in r_held_certificates(g, v_owned, v_other):
-                # at rulespecs/lib/18xx.rules:2176
+                # at rulespecs/lib/18xx.rules:2214
                 g.transfer(
                     ((r_price(g, v_other) * g.attr(v_c, "percent")) // 10), g.name("bank"), v_owned
                 )
-                # at rulespecs/lib/18xx.rules:2177
+                # at rulespecs/lib/18xx.rules:2215
                 g.move(v_c, v_owned, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:2183
+    # at rulespecs/lib/18xx.rules:2221
     r_take_over_stations(g, v_owner, v_owned, g.param("takeover_token_swaps"))
-    # at rulespecs/lib/18xx.rules:2186
+    # at rulespecs/lib/18xx.rules:2224
     g.b_stack_charter(v_owner, v_owned, g.param("takeover_assets_usable_at_once"))
-    # at rulespecs/lib/18xx.rules:2187
+    # at rulespecs/lib/18xx.rules:2225
     if v_owner != v_owned:
-        # at rulespecs/lib/18xx.rules:2188
+        # at rulespecs/lib/18xx.rules:2226
         for v_kind in g.param("collect_on_lay"):
-            # at rulespecs/lib/18xx.rules:2189
+            # at rulespecs/lib/18xx.rules:2227
             g.state_put(
                 "collected",
                 (
@@ -2341,7 +2352,7 @@ def r_take_over(g, v_owner, v_owned):
                     + g.state_amount("collected", v_owned, v_kind)
                 ),
             )
-            # at rulespecs/lib/18xx.rules:2190
+            # at rulespecs/lib/18xx.rules:2228
             g.state_put(
                 "collected",
                 (
@@ -2350,53 +2361,53 @@ def r_take_over(g, v_owner, v_owned):
                 ),
                 0,
             )
-    # at rulespecs/lib/18xx.rules:2193
+    # at rulespecs/lib/18xx.rules:2231
     g.state_put(
         "train_limit_bonus",
         (v_owner,),
         (g.state_amount("train_limit_bonus", v_owner) + g.param("takeover_train_limit_bonus")),
     )
-    # at rulespecs/lib/18xx.rules:2194
+    # at rulespecs/lib/18xx.rules:2232
     for v_t in g.b_trains(v_owned):
-        # at rulespecs/lib/18xx.rules:2195
+        # at rulespecs/lib/18xx.rules:2233
         g.move(v_t, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:2197
+    # at rulespecs/lib/18xx.rules:2235
     for v_c in r_held_certificates(g, v_owned, v_owner):
-        # at rulespecs/lib/18xx.rules:2198
+        # at rulespecs/lib/18xx.rules:2236
         g.move(v_c, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:2200
+    # at rulespecs/lib/18xx.rules:2238
     for v_company in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:2201
+        # at rulespecs/lib/18xx.rules:2239
         if (g.b_holder_of(v_company) == v_owned) and (not r_closed(g, v_company)):
-            # at rulespecs/lib/18xx.rules:2202
+            # at rulespecs/lib/18xx.rules:2240
             g.move(v_company, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:2207
+    # at rulespecs/lib/18xx.rules:2245
     v_payout = r_floor_to(g, g.b_cash(v_owned), g.param("takeover_payout_rounding"))
-    # at rulespecs/lib/18xx.rules:2208
+    # at rulespecs/lib/18xx.rules:2246
     for v_c in g.attr(v_owned, "certificates"):
-        # at rulespecs/lib/18xx.rules:2209
+        # at rulespecs/lib/18xx.rules:2247
         v_holder = g.b_holder_of(v_c)
-        # at rulespecs/lib/18xx.rules:2210
+        # at rulespecs/lib/18xx.rules:2248
         if (r_opens_holding(g, v_c) and (v_holder != v_owned)) and (v_holder != g.name("scrap")):
-            # at rulespecs/lib/18xx.rules:2211
+            # at rulespecs/lib/18xx.rules:2249
             g.transfer(
                 r_pay_per_share(g, v_owned, v_holder, v_payout),
                 v_owned,
                 (g.name("bank") if (v_holder == g.name("pool")) else v_holder),
             )
-    # at rulespecs/lib/18xx.rules:2214
+    # at rulespecs/lib/18xx.rules:2252
     g.transfer(g.b_cash(v_owned), v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:2215
+    # at rulespecs/lib/18xx.rules:2253
     r_close_corporation(g, v_owned)
-    # at rulespecs/lib/18xx.rules:2216
+    # at rulespecs/lib/18xx.rules:2254
     if r_len(g, g.b_trains(v_owner)) > r_train_limit(g, v_owner):
-        # at rulespecs/lib/18xx.rules:2217
+        # at rulespecs/lib/18xx.rules:2255
         r_require_decision(g, v_owner, "discard_train")
 
 
 def r_sold_out(g, v_corporation):
     """sold_out(C): every share of C is with the players (and other corporations, where sold_out_holders names them) (library '18xx' function sold_out)"""
-    # at rulespecs/lib/18xx.rules:2242
+    # at rulespecs/lib/18xx.rules:2280
     return (
         sum(g.b_percent(v_p, v_corporation) for v_p in g.name("players"))
         + (
@@ -3078,12 +3089,12 @@ def qb2_bid(g, v_player, v_company):
 
 def qr_par(g):
     """The opening guards of par that read only the round (the listing round probe)"""
-    # at rulespecs/lib/18xx.rules:1440
+    # at rulespecs/lib/18xx.rules:1478
     if not (r_in_round(g, "stock")):
         raise IllegalAction(
             "a corporation is started in a stock round",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:1440",
+            at="rulespecs/lib/18xx.rules:1478",
         )
 
 

@@ -10,7 +10,7 @@ from compiler.runtime.errors import IllegalAction
 # one component per line (not reformatted)
 # fmt: off
 SOURCES = {
-    'rulespecs/lib/18xx.rules': '90558cc44198d7d8',
+    'rulespecs/lib/18xx.rules': 'f18dd7df341547e4',
     'rulespecs/lib/tiles.rules': 'ef4c137225d3ff46',
 }
 
@@ -1037,7 +1037,7 @@ RULES = {
 
 def r_round_track_row_free(g, v_price, v_slot):
     """round_track_row_free(price, slot): row slot (0 at the top) of the rows under par price price is on the track and empty (library '18xx' function round_track_row_free)"""
-    # at rulespecs/lib/18xx.rules:457
+    # at rulespecs/lib/18xx.rules:460
     return (
         (
             (v_price in g.component_attr("round_track", g.param("operating_track"), "par_groups"))
@@ -1060,44 +1060,44 @@ def r_round_track_row_free(g, v_price, v_slot):
 
 def r_take_round_track_row(g, v_corporation, v_slot):
     """take_round_track_row(C, slot): C's round marker goes on row slot (0 at the top) of the rows under its par price, an empty one (library '18xx' procedure take_round_track_row)"""
-    # at rulespecs/lib/18xx.rules:461
+    # at rulespecs/lib/18xx.rules:464
     if not (r_round_track_row_free(g, r_par_price(g, v_corporation), v_slot)):
         raise IllegalAction(
             "the round marker goes on an empty row of the par price's",
             rule="library '18xx' procedure take_round_track_row",
-            at="rulespecs/lib/18xx.rules:461",
+            at="rulespecs/lib/18xx.rules:464",
         )
-    # at rulespecs/lib/18xx.rules:462
+    # at rulespecs/lib/18xx.rules:465
     g.state_put("track_slot", (v_corporation,), (v_slot + 1))
 
 
 def r_min(g, v_a, v_b):
     """min(a, b): the smaller of two amounts (library '18xx' function min)"""
-    # at rulespecs/lib/18xx.rules:664
+    # at rulespecs/lib/18xx.rules:668
     return v_a if (v_a <= v_b) else v_b
 
 
 def r_max(g, v_a, v_b):
     """max(a, b): the larger of two amounts (library '18xx' function max)"""
-    # at rulespecs/lib/18xx.rules:665
+    # at rulespecs/lib/18xx.rules:669
     return v_a if (v_a >= v_b) else v_b
 
 
 def r_floor_to(g, v_x, v_n):
     """floor_to(x, n): x rounded down to a multiple of n (library '18xx' function floor_to)"""
-    # at rulespecs/lib/18xx.rules:666
+    # at rulespecs/lib/18xx.rules:670
     return v_x - (v_x % v_n)
 
 
 def r_ceil_to(g, v_x, v_n):
     """ceil_to(x, n): x rounded up to a multiple of n (library '18xx' function ceil_to)"""
-    # at rulespecs/lib/18xx.rules:668
+    # at rulespecs/lib/18xx.rules:672
     return v_x if ((v_x % v_n) == 0) else ((v_x + v_n) - (v_x % v_n))
 
 
 def r_in_receivership(g, v_corporation):
     """in_receivership(C): C is started and open, and its president's certificate lies in the bank pool (no player presides it); only where the title has receivership_steps, which the runtime then plays for it (library '18xx' function in_receivership)"""
-    # at rulespecs/lib/18xx.rules:671
+    # at rulespecs/lib/18xx.rules:675
     return (
         (
             (
@@ -1112,7 +1112,7 @@ def r_in_receivership(g, v_corporation):
 
 def r_must_buy_train(g, v_corporation):
     """must_buy_train(C): C is at its train purchase owning no train that meets the duty to own one (satisfies_train_obligation) while the bank has one, and neither receivership nor its ability card's no_train_needed lifts the duty (library '18xx' function must_buy_train)"""
-    # at rulespecs/lib/18xx.rules:675
+    # at rulespecs/lib/18xx.rules:679
     return (
         (
             (
@@ -1138,25 +1138,128 @@ def r_must_buy_train(g, v_corporation):
 
 def r_floated(g, v_corporation):
     """floated(C): C has floated: enough of it is sold for it to operate (library '18xx' function floated)"""
-    # at rulespecs/lib/18xx.rules:680
+    # at rulespecs/lib/18xx.rules:684
     return g.attr(v_corporation, "floated")
+
+
+def r_float_sold(g, v_corporation):
+    """float_sold(C): the percentage of C that counts towards its float: what players hold, or, where float_counts is sold_from_treasury, all that has left its IPO (library '18xx' function float_sold)"""
+    # at rulespecs/lib/18xx.rules:692
+    return (
+        (100 - g.b_percent(r_ipo_of(g, v_corporation), v_corporation))
+        if (g.param_or("float_counts", "held_by_players") == "sold_from_treasury")
+        else r_sold_percent(g, v_corporation)
+    )
+
+
+def r_zone_float(g, v_corporation, v_cell):
+    """zone_float(C, X): C's float_by_zone for a zone of the market cell X (the greatest of them where several; 0 where none) (library '18xx' function zone_float)"""
+    # at rulespecs/lib/18xx.rules:695
+    return max(
+        (
+            (
+                g.item(g.attr(v_corporation, "float_by_zone"), v_z)
+                if (v_z in g.attr(v_corporation, "float_by_zone"))
+                else 0
+            )
+            for v_z in g.attr(v_cell, "zones")
+        ),
+        default=0,
+    )
+
+
+def r_phase_float(g, v_corporation):
+    """phase_float(C): C's float_by_phase for the current phase: by its name, else by its group (library '18xx' function phase_float)"""
+    # at rulespecs/lib/18xx.rules:698
+    _once_phase_number = None
+    return sum(
+        (
+            (
+                g.item(g.attr(v_corporation, "float_by_phase"), g.attr(v_p, "key"))
+                if (g.attr(v_p, "key") in g.attr(v_corporation, "float_by_phase"))
+                else g.item(g.attr(v_corporation, "float_by_phase"), g.attr(v_p, "group"))
+            )
+            if (
+                g.attr(v_p, "number")
+                == (
+                    _once_phase_number
+                    if _once_phase_number is not None
+                    else (_once_phase_number := g.name("phase_number"))
+                )
+            )
+            else 0
+        )
+        for v_p in g.name("phases")
+    )
+
+
+def r_float_percent(g, v_corporation):
+    """float_percent(C): the percentage of C that must be sold for it to float: its own float, else its float_by_zone at the par cell it started in, else its float_by_phase now, else the title's float (library '18xx' function float_percent)"""
+    # at rulespecs/lib/18xx.rules:702
+    return (
+        g.attr(v_corporation, "float")
+        if (g.attr(v_corporation, "float") != None)
+        else (
+            max(
+                (
+                    (
+                        r_zone_float(g, v_corporation, v_c)
+                        if r_is_par_cell(g, v_c, g.attr(v_corporation, "par"))
+                        else 0
+                    )
+                    for v_c in g.name("market_cells")
+                ),
+                default=0,
+            )
+            if (g.attr(v_corporation, "float_by_zone") != None)
+            else (
+                r_phase_float(g, v_corporation)
+                if (g.attr(v_corporation, "float_by_phase") != None)
+                else g.param("float")
+            )
+        )
+    )
+
+
+def r_check_float(g, v_corporation):
+    """check_float(C): C floats if the percentage of it sold (float_sold) has reached its float (float_percent): the trains it owns from its float (a train whose `owner` is C, `delivered: float`) leave the depot for it, its home station is placed where home_token_at is float, and floated(C) is raised (library '18xx' procedure check_float)"""
+    # at rulespecs/lib/18xx.rules:708
+    if (not g.attr(v_corporation, "floated")) and (
+        r_float_sold(g, v_corporation) >= r_float_percent(g, v_corporation)
+    ):
+        # at rulespecs/lib/18xx.rules:709
+        g.set_attr(v_corporation, "floated", True)
+        # at rulespecs/lib/18xx.rules:710
+        for v_t in g.name("all_trains"):
+            # at rulespecs/lib/18xx.rules:711
+            if (
+                (g.attr(v_t, "delivered") == "float") and (g.attr(v_t, "owner") == v_corporation)
+            ) and (g.b_holder_of(v_t) == g.name("depot")):
+                # at rulespecs/lib/18xx.rules:712
+                g.move(v_t, g.name("depot"), v_corporation)
+        # at rulespecs/lib/18xx.rules:715
+        if g.param("home_token_at") == "float":
+            # at rulespecs/lib/18xx.rules:715
+            r_place_home_token(g, v_corporation)
+        # at rulespecs/lib/18xx.rules:716
+        g.emit("floated", v_corporation)
 
 
 def r_closed(g, v_company):
     """closed(X): whether private, corporation or minor X is closed (or out of the game): its field closed, which close_private and close_minor set (library '18xx' function closed)"""
-    # at rulespecs/lib/18xx.rules:683
+    # at rulespecs/lib/18xx.rules:721
     return g.attr(v_company, "closed")
 
 
 def r_par_price(g, v_corporation):
     """par_price(C): C's par price (none before it is started) (library '18xx' function par_price)"""
-    # at rulespecs/lib/18xx.rules:685
+    # at rulespecs/lib/18xx.rules:723
     return g.attr(v_corporation, "par")
 
 
 def r_par_prices(g, v_corporation):
     """par_prices(C): the par prices C may start at: its own par_prices, else the title's (library '18xx' function par_prices)"""
-    # at rulespecs/lib/18xx.rules:691
+    # at rulespecs/lib/18xx.rules:729
     return (
         g.attr(v_corporation, "par_prices")
         if (sum(1 for v_p in g.attr(v_corporation, "par_prices") if True) > 0)
@@ -1166,25 +1269,25 @@ def r_par_prices(g, v_corporation):
 
 def r_revenue(g, v_corporation):
     """revenue(C): what C's trains earned in its last run (library '18xx' function revenue)"""
-    # at rulespecs/lib/18xx.rules:693
+    # at rulespecs/lib/18xx.rules:731
     return g.attr(v_corporation, "revenue")
 
 
 def r_operated(g, v_corporation):
     """operated(C): C has finished an operating turn in this game (library '18xx' function operated)"""
-    # at rulespecs/lib/18xx.rules:695
+    # at rulespecs/lib/18xx.rules:733
     return g.attr(v_corporation, "operated")
 
 
 def r_president_certificate(g, v_corporation):
     """president_certificate(C): C's president's certificate (the first of its certificates) (library '18xx' function president_certificate)"""
-    # at rulespecs/lib/18xx.rules:698
+    # at rulespecs/lib/18xx.rules:736
     return g.item(g.attr(v_corporation, "certificates"), 0)
 
 
 def r_president(g, v_corporation):
     """president(C): the player who holds C's president's certificate; none where no player does (the bank pool, a company) (library '18xx' function president)"""
-    # at rulespecs/lib/18xx.rules:701
+    # at rulespecs/lib/18xx.rules:739
     return (
         g.b_holder_of(r_president_certificate(g, v_corporation))
         if g.among("players", g.b_holder_of(r_president_certificate(g, v_corporation)))
@@ -1194,7 +1297,7 @@ def r_president(g, v_corporation):
 
 def r_held_certificates(g, v_holder, v_corporation):
     """held_certificates(H, C): the certificates of C that H holds, in the order of C's certificates (library '18xx' function held_certificates)"""
-    # at rulespecs/lib/18xx.rules:704
+    # at rulespecs/lib/18xx.rules:742
     return [
         v_c for v_c in g.attr(v_corporation, "certificates") if (g.b_holder_of(v_c) == v_holder)
     ]
@@ -1202,7 +1305,7 @@ def r_held_certificates(g, v_holder, v_corporation):
 
 def r_opens_holding(g, v_cert):
     """opens_holding(X): X is the first of its corporation's certificates that X's holder holds (library '18xx' function opens_holding)"""
-    # at rulespecs/lib/18xx.rules:710
+    # at rulespecs/lib/18xx.rules:748
     return (
         r_first(g, r_held_certificates(g, g.b_holder_of(v_cert), g.attr(v_cert, "corporation")))
         == v_cert
@@ -1211,7 +1314,7 @@ def r_opens_holding(g, v_cert):
 
 def r_phase_at_least(g, v_name):
     """phase_at_least(P): the phase P has begun: the current phase is P or a later one (library '18xx' function phase_at_least)"""
-    # at rulespecs/lib/18xx.rules:713
+    # at rulespecs/lib/18xx.rules:751
     _once_phase_number = None
     return any(
         (
@@ -1231,7 +1334,7 @@ def r_phase_at_least(g, v_name):
 
 def r_phase_group(g):
     """phase_group(): the current phase's group (a letter a title gives several phases), or its name where it has none (library '18xx' function phase_group)"""
-    # at rulespecs/lib/18xx.rules:716
+    # at rulespecs/lib/18xx.rules:754
     _once_phase_number = None
     _once_phases = None
     return (
@@ -1289,7 +1392,7 @@ def r_phase_group(g):
 
 def r_prices_frozen(g):
     """prices_frozen(): whether the current phase is one the market's frozen_in names (no price moves) (library '18xx' function prices_frozen)"""
-    # at rulespecs/lib/18xx.rules:719
+    # at rulespecs/lib/18xx.rules:757
     _once_phase_number = None
     _once_phases = None
     return any(
@@ -1323,21 +1426,21 @@ def r_prices_frozen(g):
 
 def r_price(g, v_corporation):
     """price(C): C's share price, its price token's cell's (none before it has one: a read of a field of none refuses the action) (library '18xx' function price)"""
-    # at rulespecs/lib/18xx.rules:729
+    # at rulespecs/lib/18xx.rules:767
     return g.attr(g.attr(v_corporation, "cell"), "price")
 
 
 def r_move_price(g, v_corporation, v_direction):
     """move_price(C, d): C's price token one step in direction d (nothing where it has no price; where the market's edge keeps it, it stays) (library '18xx' procedure move_price)"""
-    # at rulespecs/lib/18xx.rules:732
+    # at rulespecs/lib/18xx.rules:770
     if g.attr(v_corporation, "cell") != None:
-        # at rulespecs/lib/18xx.rules:733
+        # at rulespecs/lib/18xx.rules:771
         g.set_attr(v_corporation, "cell", g.item(g.attr(v_corporation, "cell"), v_direction))
 
 
 def r_in_zone(g, v_corporation, v_zone):
     """in_zone(C, z): the market zone z's rules apply to C: its price token's cell is in z, or an ability of the card C holds puts it in z (effect market_zone, its zones) (library '18xx' function in_zone)"""
-    # at rulespecs/lib/18xx.rules:738
+    # at rulespecs/lib/18xx.rules:776
     return (
         (g.attr(v_corporation, "cell") != None)
         and (v_zone in g.attr(g.attr(v_corporation, "cell"), "zones"))
@@ -1352,13 +1455,13 @@ def r_in_zone(g, v_corporation, v_zone):
 
 def r_is_par_cell(g, v_cell, v_price):
     """is_par_cell(X, p): X is a par cell of price p (library '18xx' function is_par_cell)"""
-    # at rulespecs/lib/18xx.rules:742
+    # at rulespecs/lib/18xx.rules:780
     return ("par" in g.attr(v_cell, "zones")) and (g.attr(v_cell, "price") == v_price)
 
 
 def r_par_column(g, v_price):
     """par_column(p): the rightmost column of a par cell of price p (-1 where none) (library '18xx' function par_column)"""
-    # at rulespecs/lib/18xx.rules:745
+    # at rulespecs/lib/18xx.rules:783
     return max(
         (
             (g.attr(v_c, "column") if r_is_par_cell(g, v_c, v_price) else (-1))
@@ -1370,7 +1473,7 @@ def r_par_column(g, v_price):
 
 def r_par_cell(g, v_price):
     """par_cell(p): the par cell of price p: the rightmost of them, the topmost of those (none where p is no par price) (library '18xx' function par_cell)"""
-    # at rulespecs/lib/18xx.rules:748
+    # at rulespecs/lib/18xx.rules:786
     return (
         g.item(
             [
@@ -1390,32 +1493,32 @@ def r_par_cell(g, v_price):
 
 def r_set_par(g, v_corporation, v_price):
     """set_par(C, p): C starts at par price p: its par price, its price token on the par cell of p (par_cell) (library '18xx' procedure set_par)"""
-    # at rulespecs/lib/18xx.rules:752
+    # at rulespecs/lib/18xx.rules:790
     if not (any(r_is_par_cell(g, v_c, v_price) for v_c in g.name("market_cells"))):
         raise IllegalAction(
             "not a par price",
             rule="library '18xx' procedure set_par",
-            at="rulespecs/lib/18xx.rules:752",
+            at="rulespecs/lib/18xx.rules:790",
         )
-    # at rulespecs/lib/18xx.rules:753
+    # at rulespecs/lib/18xx.rules:791
     g.set_attr(v_corporation, "par", v_price)
-    # at rulespecs/lib/18xx.rules:754
+    # at rulespecs/lib/18xx.rules:792
     g.set_attr(v_corporation, "cell", r_par_cell(g, v_price))
-    # at rulespecs/lib/18xx.rules:755
+    # at rulespecs/lib/18xx.rules:793
     g.emit("corporation_started", v_corporation, v_price)
 
 
 def r_market_move(g, v_corporation, v_direction):
     """market_move(C, d): C's price token moves one step in direction d, unless prices are frozen or C's declared hold_price keeps it from moving left or down (library '18xx' procedure market_move)"""
-    # at rulespecs/lib/18xx.rules:763
+    # at rulespecs/lib/18xx.rules:801
     if (not r_prices_frozen(g)) and (not r_price_held(g, v_corporation, v_direction)):
-        # at rulespecs/lib/18xx.rules:764
+        # at rulespecs/lib/18xx.rules:802
         r_move_price(g, v_corporation, v_direction)
 
 
 def r_price_held(g, v_corporation, v_direction):
     """price_held(C, d): whether a move of C's price in direction d is held: left or down, in an operating round in which C declared its card's hold_price ability (library '18xx' function price_held)"""
-    # at rulespecs/lib/18xx.rules:769
+    # at rulespecs/lib/18xx.rules:807
     return (
         (((v_direction == "left") or (v_direction == "down")) and r_in_round(g, "operating"))
         and (g.state_amount("declared_uses", v_corporation, "hold_price") > 0)
@@ -1424,7 +1527,7 @@ def r_price_held(g, v_corporation, v_direction):
 
 def r_train_limit(g, v_corporation):
     """train_limit(C): the most trains C may own: the current phase's train limit, raised by C's take-overs (library '18xx' function train_limit)"""
-    # at rulespecs/lib/18xx.rules:774
+    # at rulespecs/lib/18xx.rules:812
     _once_phase_number = None
     return sum(
         (
@@ -1445,7 +1548,7 @@ def r_train_limit(g, v_corporation):
 
 def r_cheapest_side(g, v_train):
     """cheapest_side(T): the lowest price of a side of T's card: its own, or that of a card that is its other side (variant_of: a card sold as either of two trains) (library '18xx' function cheapest_side)"""
-    # at rulespecs/lib/18xx.rules:777
+    # at rulespecs/lib/18xx.rules:815
     return min(
         (
             g.attr(v_c, "price")
@@ -1464,7 +1567,7 @@ def r_cheapest_side(g, v_train):
 
 def r_dearest_side(g, v_train):
     """dearest_side(T): the highest price of a side of T's card: its own, or that of a card that is its other side (variant_of) (library '18xx' function dearest_side)"""
-    # at rulespecs/lib/18xx.rules:780
+    # at rulespecs/lib/18xx.rules:818
     return max(
         (
             g.attr(v_c, "price")
@@ -1483,19 +1586,19 @@ def r_dearest_side(g, v_train):
 
 def r_obliging_trains(g):
     """obliging_trains(): the trains the bank sells now that meet a corporation's duty to own one (not a train card whose satisfies_train_obligation is false) (library '18xx' function obliging_trains)"""
-    # at rulespecs/lib/18xx.rules:783
+    # at rulespecs/lib/18xx.rules:821
     return [v_t for v_t in g.b_available_trains() if g.attr(v_t, "satisfies_train_obligation")]
 
 
 def r_cheapest_train_price(g):
     """cheapest_train_price(): the lowest price of a train the bank sells now (either side of a card) that meets a corporation's duty to own one; 0 when there is none (library '18xx' function cheapest_train_price)"""
-    # at rulespecs/lib/18xx.rules:786
+    # at rulespecs/lib/18xx.rules:824
     return min((r_cheapest_side(g, v_t) for v_t in r_obliging_trains(g)), default=0)
 
 
 def r_dearest_side_price(g):
     """dearest_side_price(): the highest price of a side of the bank's cheapest train card, the first of the cheapest; 0 when the bank has none (library '18xx' function dearest_side_price)"""
-    # at rulespecs/lib/18xx.rules:789
+    # at rulespecs/lib/18xx.rules:827
     return (
         r_dearest_side(
             g,
@@ -1515,37 +1618,37 @@ def r_dearest_side_price(g):
 
 def r_len(g, v_xs):
     """len(xs): how many elements the list xs has (of a name, how many letters) (library '18xx' function len)"""
-    # at rulespecs/lib/18xx.rules:793
+    # at rulespecs/lib/18xx.rules:831
     return sum(1 for v_x in v_xs if True)
 
 
 def r_first(g, v_xs):
     """first(xs): the first element of the list xs, or none where it is empty (library '18xx' function first)"""
-    # at rulespecs/lib/18xx.rules:796
+    # at rulespecs/lib/18xx.rules:834
     return g.item(v_xs, 0) if (sum(1 for v_x in v_xs if True) > 0) else None
 
 
 def r_pool_percent(g, v_corporation):
     """pool_percent(C): the percentage of C in the bank pool (library '18xx' function pool_percent)"""
-    # at rulespecs/lib/18xx.rules:799
+    # at rulespecs/lib/18xx.rules:837
     return g.b_percent(g.name("pool"), v_corporation)
 
 
 def r_sold_percent(g, v_corporation):
     """sold_percent(C): the percentage of C that players hold (library '18xx' function sold_percent)"""
-    # at rulespecs/lib/18xx.rules:801
+    # at rulespecs/lib/18xx.rules:839
     return sum(g.b_percent(v_p, v_corporation) for v_p in g.name("players"))
 
 
 def r_pool_certificates(g, v_corporation):
     """pool_certificates(C): C's certificates in the bank pool (library '18xx' function pool_certificates)"""
-    # at rulespecs/lib/18xx.rules:803
+    # at rulespecs/lib/18xx.rules:841
     return r_held_certificates(g, g.name("pool"), v_corporation)
 
 
 def r_falling_sale_value(g, v_corporation, v_shares):
     """falling_sale_value(C, n): what n shares of C fetch when each is paid at the price of one step of the token's way down the market, from its price now: the first at the price now, the next one step down, and so on (n prices added up; 0 shares: 0) (library '18xx' function falling_sale_value)"""
-    # at rulespecs/lib/18xx.rules:806
+    # at rulespecs/lib/18xx.rules:844
     return sum(
         r_price_after_moves(g, v_corporation, "down", (v_k - 1)) for v_k in range(1, (v_shares) + 1)
     )
@@ -1553,7 +1656,7 @@ def r_falling_sale_value(g, v_corporation, v_shares):
 
 def r_price_after_moves(g, v_corporation, v_direction, v_n):
     """price_after_moves(C, d, n): the price n market moves of C in direction d would give (the title's edge rules at each: past the market's edge the token stays) (library '18xx' function price_after_moves)"""
-    # at rulespecs/lib/18xx.rules:809
+    # at rulespecs/lib/18xx.rules:847
     return g.attr(
         g.item(g.item(g.attr(g.attr(v_corporation, "cell"), "way"), v_direction), v_n), "price"
     )
@@ -1561,13 +1664,13 @@ def r_price_after_moves(g, v_corporation, v_direction, v_n):
 
 def r_price_after(g, v_corporation, v_direction):
     """price_after(C, d): the price one market move of C in direction d would give (library '18xx' function price_after)"""
-    # at rulespecs/lib/18xx.rules:812
+    # at rulespecs/lib/18xx.rules:850
     return r_price_after_moves(g, v_corporation, v_direction, 1)
 
 
 def r_treasury_certificates(g, v_corporation):
     """treasury_certificates(C): C's own certificates on its mat, its president's certificate left out (library '18xx' function treasury_certificates)"""
-    # at rulespecs/lib/18xx.rules:815
+    # at rulespecs/lib/18xx.rules:853
     return [
         v_c
         for v_c in r_held_certificates(g, v_corporation, v_corporation)
@@ -1577,7 +1680,7 @@ def r_treasury_certificates(g, v_corporation):
 
 def r_ipo_of(g, v_corporation):
     """ipo_of(C): where C's unsold certificates sit: the IPO under full or partial capitalisation, else C's own treasury (library '18xx' function ipo_of)"""
-    # at rulespecs/lib/18xx.rules:818
+    # at rulespecs/lib/18xx.rules:856
     return (
         g.name("initial_offering")
         if ((g.param("capitalisation") == "full") or (g.param("capitalisation") == "partial"))
@@ -1587,7 +1690,7 @@ def r_ipo_of(g, v_corporation):
 
 def r_trade_in_discount(g, v_train, v_exchange):
     """trade_in_discount(T, X): what T's price drops by when a train X is given for it: T's `discount` for X's type, 0 where T names none (library '18xx' function trade_in_discount)"""
-    # at rulespecs/lib/18xx.rules:821
+    # at rulespecs/lib/18xx.rules:859
     return (
         g.item(g.attr(v_train, "discount"), g.attr(v_exchange, "name"))
         if (
@@ -1600,7 +1703,7 @@ def r_trade_in_discount(g, v_train, v_exchange):
 
 def r_open_privates(g):
     """open_privates(): the privates open and owned: neither closed nor the bank's, nor in the pool (library '18xx' function open_privates)"""
-    # at rulespecs/lib/18xx.rules:823
+    # at rulespecs/lib/18xx.rules:861
     return [
         v_p
         for v_p in g.name("privates")
@@ -1613,19 +1716,19 @@ def r_open_privates(g):
 
 def r_bonds_of(g, v_corporation):
     """bonds_of(C): the bonds of corporation C (library '18xx' function bonds_of)"""
-    # at rulespecs/lib/18xx.rules:825
+    # at rulespecs/lib/18xx.rules:863
     return [v_b for v_b in g.name("bonds") if (r_corporation_of(g, v_b) == v_corporation)]
 
 
 def r_pay_per_share(g, v_corporation, v_holder, v_amount):
     """pay_per_share(C, H, amount): what H's holding of C earns of a dividend of `amount` to all its shares (its percentage of it, rounded down) (library '18xx' function pay_per_share)"""
-    # at rulespecs/lib/18xx.rules:828
+    # at rulespecs/lib/18xx.rules:866
     return (v_amount * g.b_percent(v_holder, v_corporation)) // 100
 
 
 def r_can_sell(g, v_player):
     """can_sell(P): whether P may sell any certificate now: a stock round after the first, and a certificate of a started corporation he may sell (library '18xx' function can_sell)"""
-    # at rulespecs/lib/18xx.rules:832
+    # at rulespecs/lib/18xx.rules:870
     return (r_in_round(g, "stock") and (g.state_amount("stock_round_number") > 1)) and any(
         (r_started(g, v_c) and (r_len(g, r_sellable(g, v_player, v_c)) > 0))
         for v_c in g.name("corporations")
@@ -1634,19 +1737,19 @@ def r_can_sell(g, v_player):
 
 def r_owner(g, v_item):
     """owner(X): who holds X (a minor's owner) (library '18xx' function owner)"""
-    # at rulespecs/lib/18xx.rules:835
+    # at rulespecs/lib/18xx.rules:873
     return g.b_holder_of(v_item)
 
 
 def r_own_bid(g, v_player, v_company):
     """own_bid(P, X): the amount of P's standing bid on private X, or 0 (library '18xx' function own_bid)"""
-    # at rulespecs/lib/18xx.rules:846
+    # at rulespecs/lib/18xx.rules:884
     return g.state_amount("standing_bid", v_company, v_player)
 
 
 def r_place_bid(g, v_player, v_company, v_price):
     """place_bid(P, X, n): P bids n for X (replacing P's earlier bid on X); the money is set aside and the turn passes on (library '18xx' procedure place_bid)"""
-    # at rulespecs/lib/18xx.rules:849
+    # at rulespecs/lib/18xx.rules:887
     g.state_put(
         "standing_bid",
         (
@@ -1655,19 +1758,19 @@ def r_place_bid(g, v_player, v_company, v_price):
         ),
         v_price,
     )
-    # at rulespecs/lib/18xx.rules:850
+    # at rulespecs/lib/18xx.rules:888
     r_bid_placed(g, v_player)
 
 
 def r_open_bid(g, v_player, v_company, v_price):
     """open_bid(P, X, n): in the open auction, P's bid on X becomes n (a new bid, or P's raised bid); the money is set aside and the turn passes on (library '18xx' procedure open_bid)"""
-    # at rulespecs/lib/18xx.rules:854
+    # at rulespecs/lib/18xx.rules:892
     r_place_bid(g, v_player, v_company, v_price)
 
 
 def r_move_bid(g, v_player, v_from_company, v_company, v_price):
     """move_bid(P, Y, X, n): in the open auction, P's bid on Y is withdrawn and P bids n on X (library '18xx' procedure move_bid)"""
-    # at rulespecs/lib/18xx.rules:858
+    # at rulespecs/lib/18xx.rules:896
     g.state_put(
         "standing_bid",
         (
@@ -1676,13 +1779,13 @@ def r_move_bid(g, v_player, v_from_company, v_company, v_price):
         ),
         0,
     )
-    # at rulespecs/lib/18xx.rules:859
+    # at rulespecs/lib/18xx.rules:897
     r_place_bid(g, v_player, v_company, v_price)
 
 
 def r_highest_bid(g, v_company):
     """highest_bid(X): the highest standing bid on private X (in an auction, its high bid), or 0 (library '18xx' function highest_bid)"""
-    # at rulespecs/lib/18xx.rules:863
+    # at rulespecs/lib/18xx.rules:901
     return max(
         (g.state_amount("standing_bid", v_company, v_p) for v_p in g.name("players")), default=0
     )
@@ -1690,7 +1793,7 @@ def r_highest_bid(g, v_company):
 
 def r_auction_company(g):
     """auction_company(): the private on auction: in an auction among its bidders (in_auction), the private on sale; in the Starting Round (first_round: auction), the first private, in the order the title lists them, still the bank's and open; none otherwise (library '18xx' function auction_company)"""
-    # at rulespecs/lib/18xx.rules:869
+    # at rulespecs/lib/18xx.rules:907
     return (
         r_private_on_sale(g)
         if g.state_has("in_auction")
@@ -1715,7 +1818,7 @@ def r_auction_company(g):
 
 def r_picking(g):
     """picking(): whether the players are picking the components of free_pick after the opening auction (first_round: auction): in its round, once every private is sold (library '18xx' function picking)"""
-    # at rulespecs/lib/18xx.rules:876
+    # at rulespecs/lib/18xx.rules:914
     return (
         (
             ((g.param_or("free_pick", None) != None) and r_in_round(g, "auction"))
@@ -1728,7 +1831,7 @@ def r_picking(g):
 
 def r_pickable(g, v_company):
     """pickable(X): X is one of the components of free_pick still on offer while the players pick them: a minor (picks_operate), the bank's and in play (library '18xx' function pickable)"""
-    # at rulespecs/lib/18xx.rules:885
+    # at rulespecs/lib/18xx.rules:923
     return (
         ((r_picking(g) and g.param_or("picks_operate", False)) and g.among("minors", v_company))
         and (g.b_holder_of(v_company) == g.name("bank"))
@@ -1737,21 +1840,21 @@ def r_pickable(g, v_company):
 
 def r_pick(g, v_player, v_company):
     """pick(P, X): P takes X for nothing; a minor with a home puts its station there; the turn passes on (library '18xx' procedure pick)"""
-    # at rulespecs/lib/18xx.rules:888
+    # at rulespecs/lib/18xx.rules:926
     g.move(v_company, g.name("bank"), v_player)
-    # at rulespecs/lib/18xx.rules:889
+    # at rulespecs/lib/18xx.rules:927
     if g.among("minors", v_company) and (g.attr(v_company, "home") != None):
-        # at rulespecs/lib/18xx.rules:890
+        # at rulespecs/lib/18xx.rules:928
         r_place_home_token(g, v_company)
-    # at rulespecs/lib/18xx.rules:892
+    # at rulespecs/lib/18xx.rules:930
     r_bid_placed(g, v_player)
 
 
 def r_auction_bid(g, v_player, v_price):
     """auction_bid(P, n): in an auction of one private, P's bid of n becomes its high bid, P's standing bid on it and the only one; the turn passes on (library '18xx' procedure auction_bid)"""
-    # at rulespecs/lib/18xx.rules:896
+    # at rulespecs/lib/18xx.rules:934
     for v_q in g.name("players"):
-        # at rulespecs/lib/18xx.rules:897
+        # at rulespecs/lib/18xx.rules:935
         g.state_put(
             "standing_bid",
             (
@@ -1760,7 +1863,7 @@ def r_auction_bid(g, v_player, v_price):
             ),
             0,
         )
-    # at rulespecs/lib/18xx.rules:899
+    # at rulespecs/lib/18xx.rules:937
     g.state_put(
         "standing_bid",
         (
@@ -1769,13 +1872,13 @@ def r_auction_bid(g, v_player, v_price):
         ),
         v_price,
     )
-    # at rulespecs/lib/18xx.rules:900
+    # at rulespecs/lib/18xx.rules:938
     r_bid_placed(g, v_player)
 
 
 def r_draft_cost(g, v_company):
     """draft_cost(X): what X costs in the draft before any decline: a minor's draft_price, a private's cost; nothing for anything else a draft deals (a Pass card) (library '18xx' function draft_cost)"""
-    # at rulespecs/lib/18xx.rules:916
+    # at rulespecs/lib/18xx.rules:954
     return (
         g.attr(v_company, "draft_price")
         if g.among("minors", v_company)
@@ -1785,7 +1888,7 @@ def r_draft_cost(g, v_company):
 
 def r_draft_least_price(g, v_company):
     """draft_least_price(X): the least X's draft price falls to: its property that the draft's last_company_floor names (a minor's treasury or draft_floor); $0 where it has none (library '18xx' function draft_least_price)"""
-    # at rulespecs/lib/18xx.rules:919
+    # at rulespecs/lib/18xx.rules:957
     return (
         0
         if (not g.among("minors", v_company))
@@ -1809,7 +1912,7 @@ def r_draft_least_price(g, v_company):
 
 def r_draft_price(g, v_company):
     """draft_price(X): what X costs in the draft now: its draft_cost, less the declines of a last company (draft_discount), never below draft_least_price (library '18xx' function draft_price)"""
-    # at rulespecs/lib/18xx.rules:925
+    # at rulespecs/lib/18xx.rules:963
     return r_max(
         g,
         r_draft_least_price(g, v_company),
@@ -1819,7 +1922,7 @@ def r_draft_price(g, v_company):
 
 def r_decline_last_company(g):
     """decline_last_company(): the player on turn declines the last company left in the draft: its price falls by the draft's last_company_discount (library '18xx' procedure decline_last_company)"""
-    # at rulespecs/lib/18xx.rules:928
+    # at rulespecs/lib/18xx.rules:966
     g.state_put(
         "draft_discount",
         (),
@@ -1832,31 +1935,31 @@ def r_decline_last_company(g):
 
 def r_receive_drafted(g, v_player, v_company):
     """receive_drafted(P, X): P takes company X he has picked in the draft (and paid for); a minor receives its starting treasury from the bank (library '18xx' procedure receive_drafted)"""
-    # at rulespecs/lib/18xx.rules:935
+    # at rulespecs/lib/18xx.rules:973
     g.move(v_company, g.name("bank"), v_player)
-    # at rulespecs/lib/18xx.rules:936
+    # at rulespecs/lib/18xx.rules:974
     for v_m in g.name("minors"):
-        # at rulespecs/lib/18xx.rules:937
+        # at rulespecs/lib/18xx.rules:975
         if v_m == v_company:
-            # at rulespecs/lib/18xx.rules:938
+            # at rulespecs/lib/18xx.rules:976
             g.transfer(g.attr(v_m, "treasury"), g.name("bank"), v_m)
 
 
 def r_end_draft(g):
     """end_draft(): the draft ends: each player pays the bank for the companies he picked and takes them (receive_drafted) (library '18xx' procedure end_draft)"""
-    # at rulespecs/lib/18xx.rules:943
+    # at rulespecs/lib/18xx.rules:981
     for v_p in g.name("players"):
-        # at rulespecs/lib/18xx.rules:944
+        # at rulespecs/lib/18xx.rules:982
         g.transfer(g.state_amount("draft_committed", v_p), v_p, g.name("bank"))
-        # at rulespecs/lib/18xx.rules:945
+        # at rulespecs/lib/18xx.rules:983
         g.state_put("draft_committed", (v_p,), 0)
-        # at rulespecs/lib/18xx.rules:946
+        # at rulespecs/lib/18xx.rules:984
         for v_x in g.name("privates"):
-            # at rulespecs/lib/18xx.rules:947
+            # at rulespecs/lib/18xx.rules:985
             if g.state_has("drafted_private", v_x, v_p):
-                # at rulespecs/lib/18xx.rules:948
+                # at rulespecs/lib/18xx.rules:986
                 r_receive_drafted(g, v_p, v_x)
-                # at rulespecs/lib/18xx.rules:949
+                # at rulespecs/lib/18xx.rules:987
                 g.state_set(
                     "drafted_private",
                     (
@@ -1865,13 +1968,13 @@ def r_end_draft(g):
                     ),
                     False,
                 )
-        # at rulespecs/lib/18xx.rules:952
+        # at rulespecs/lib/18xx.rules:990
         for v_m in g.name("minors"):
-            # at rulespecs/lib/18xx.rules:953
+            # at rulespecs/lib/18xx.rules:991
             if g.state_has("drafted_minor", v_m, v_p):
-                # at rulespecs/lib/18xx.rules:954
+                # at rulespecs/lib/18xx.rules:992
                 r_receive_drafted(g, v_p, v_m)
-                # at rulespecs/lib/18xx.rules:955
+                # at rulespecs/lib/18xx.rules:993
                 g.state_set(
                     "drafted_minor",
                     (
@@ -1884,7 +1987,7 @@ def r_end_draft(g):
 
 def r_free_cash(g, v_player):
     """free_cash(P): P's cash less the money set aside for his standing bids on privates, and in a draft for the companies he has picked (library '18xx' function free_cash)"""
-    # at rulespecs/lib/18xx.rules:962
+    # at rulespecs/lib/18xx.rules:1000
     return (g.b_cash(v_player) - sum(r_own_bid(g, v_player, v_x) for v_x in g.name("privates"))) - (
         g.state_amount("draft_committed", v_player) if r_in_round(g, "draft") else 0
     )
@@ -1892,7 +1995,7 @@ def r_free_cash(g, v_player):
 
 def r_may_buy_now(g, v_player):
     """may_buy_now(P): P has not bought in this turn, and no private waits to be sold before shares are bought (library '18xx' function may_buy_now)"""
-    # at rulespecs/lib/18xx.rules:967
+    # at rulespecs/lib/18xx.rules:1005
     return (not g.state_has("bought_this_turn")) and (
         not (r_in_round(g, "stock") and (r_private_on_sale(g) != None))
     )
@@ -1900,7 +2003,7 @@ def r_may_buy_now(g, v_player):
 
 def r_may_sell_now(g, v_player):
     """may_sell_now(P): P may sell in this turn: always, unless the title's sell_buy_order is sell_then_buy and he has bought (library '18xx' function may_sell_now)"""
-    # at rulespecs/lib/18xx.rules:970
+    # at rulespecs/lib/18xx.rules:1008
     return (
         (not g.state_has("bought_this_turn"))
         if (g.param("sell_buy_order") == "sell_then_buy")
@@ -1910,7 +2013,7 @@ def r_may_sell_now(g, v_player):
 
 def r_director(g, v_operator):
     """director(C): the player who directs C: a corporation's president; a minor's or a private's owner where a player holds it; none otherwise (library '18xx' function director)"""
-    # at rulespecs/lib/18xx.rules:977
+    # at rulespecs/lib/18xx.rules:1015
     return (
         r_president(g, v_operator)
         if g.among("corporations", v_operator)
@@ -1926,7 +2029,7 @@ def r_director(g, v_operator):
 
 def r_emergency_shortfall(g):
     """emergency_shortfall(): what the president of the corporation operating now must still raise for the cheapest train it must buy: that price less the corporation's cash and his own (0 when none is owed) (library '18xx' function emergency_shortfall)"""
-    # at rulespecs/lib/18xx.rules:989
+    # at rulespecs/lib/18xx.rules:1027
     return sum(
         (
             r_max(
@@ -1941,17 +2044,17 @@ def r_emergency_shortfall(g):
 
 def r_close_minors(g):
     """close_minors(): every minor still open closes (close_minor: its cash to the bank, its trains to the scrap, its tokens off the map) (library '18xx' procedure close_minors)"""
-    # at rulespecs/lib/18xx.rules:993
+    # at rulespecs/lib/18xx.rules:1031
     for v_m in g.name("minors"):
-        # at rulespecs/lib/18xx.rules:994
+        # at rulespecs/lib/18xx.rules:1032
         if not r_closed(g, v_m):
-            # at rulespecs/lib/18xx.rules:995
+            # at rulespecs/lib/18xx.rules:1033
             r_close_minor(g, v_m)
 
 
 def r_sale_price(g):
     """sale_price(): the price of the private on sale: its face value less its discount, never below nothing (0 where none is on sale) (library '18xx' function sale_price)"""
-    # at rulespecs/lib/18xx.rules:1016
+    # at rulespecs/lib/18xx.rules:1054
     return (
         0
         if (r_private_on_sale(g) == None)
@@ -1968,7 +2071,7 @@ def r_sale_price(g):
 
 def r_lower_sale_price(g, v_company):
     """lower_sale_price(X): every player passed on X in a row in the private sale (on_all_pass: discount): its price falls by its `discount` (library '18xx' procedure lower_sale_price)"""
-    # at rulespecs/lib/18xx.rules:1019
+    # at rulespecs/lib/18xx.rules:1057
     g.state_put(
         "sale_discount",
         (v_company,),
@@ -1978,7 +2081,7 @@ def r_lower_sale_price(g, v_company):
 
 def r_highest_acquisition_bid(g):
     """highest_acquisition_bid(): the highest bid so far for the corporation up for liquidation (0: none) (library '18xx' function highest_acquisition_bid)"""
-    # at rulespecs/lib/18xx.rules:1034
+    # at rulespecs/lib/18xx.rules:1072
     return max(
         (g.state_amount("acquisition_bids", v_c) for v_c in g.name("corporations")), default=0
     )
@@ -1986,13 +2089,13 @@ def r_highest_acquisition_bid(g):
 
 def r_corporation_of(g, v_bond):
     """corporation_of(B): the corporation bond B belongs to (library '18xx' function corporation_of)"""
-    # at rulespecs/lib/18xx.rules:1040
+    # at rulespecs/lib/18xx.rules:1078
     return g.attr(v_bond, "corporation")
 
 
 def r_bank_funded_shares(g, v_corporation):
     """bank_funded_shares(C): the shares whose price the bank pays C when it is started: where the title says so (bank_funds_on_par), the certificates of C a private granted that players hold unpaid (library '18xx' function bank_funded_shares)"""
-    # at rulespecs/lib/18xx.rules:1043
+    # at rulespecs/lib/18xx.rules:1081
     return (
         0
         if (g.attr(v_corporation, "bank_funds_on_par") == 0)
@@ -2008,7 +2111,7 @@ def r_bank_funded_shares(g, v_corporation):
 
 def r_face_value(g, v_company):
     """face_value(X): the value printed on private or minor X (its `cost`); 0 for anything else a draft deals (a Pass card) (library '18xx' function face_value)"""
-    # at rulespecs/lib/18xx.rules:1047
+    # at rulespecs/lib/18xx.rules:1085
     return (
         g.attr(v_company, "cost")
         if (g.among("privates", v_company) or g.among("minors", v_company))
@@ -2018,7 +2121,7 @@ def r_face_value(g, v_company):
 
 def r_private_on_sale(g):
     """private_on_sale(): the private now offered in the private sale: the first in the sale order still the bank's and not closed; none where none is left, or the title sells no privates in order (library '18xx' function private_on_sale)"""
-    # at rulespecs/lib/18xx.rules:1050
+    # at rulespecs/lib/18xx.rules:1088
     return (
         r_first(
             g,
@@ -2035,7 +2138,7 @@ def r_private_on_sale(g):
 
 def r_offered_later(g, v_company):
     """offered_later(X): X waits in the sale order behind the private on sale (still the bank's, not closed) (library '18xx' function offered_later)"""
-    # at rulespecs/lib/18xx.rules:1056
+    # at rulespecs/lib/18xx.rules:1094
     return (
         (
             (v_company in g.as_entities(g.param("private_sale_order")))
@@ -2047,7 +2150,7 @@ def r_offered_later(g, v_company):
 
 def r_can_emergency_sell(g, v_player):
     """can_emergency_sell(P): P holds a certificate of a corporation with a share price (started, not closed) that he may sell and the bank pool could take now (library '18xx' function can_emergency_sell)"""
-    # at rulespecs/lib/18xx.rules:1060
+    # at rulespecs/lib/18xx.rules:1098
     return any(
         (
             (r_started(g, v_c) and (not r_closed(g, v_c)))
@@ -2062,81 +2165,81 @@ def r_can_emergency_sell(g, v_player):
 
 def r_add_debt(g, v_player, v_amount):
     """add_debt(P, x): P owes the bank x more (a loan or its interest; no money moves); a negative x is a repayment (library '18xx' procedure add_debt)"""
-    # at rulespecs/lib/18xx.rules:1068
+    # at rulespecs/lib/18xx.rules:1106
     if not ((g.state_amount("debt", v_player) + v_amount) >= 0):
         raise IllegalAction(
             "a debt cannot fall below zero",
             rule="library '18xx' procedure add_debt",
-            at="rulespecs/lib/18xx.rules:1068",
+            at="rulespecs/lib/18xx.rules:1106",
         )
-    # at rulespecs/lib/18xx.rules:1069
+    # at rulespecs/lib/18xx.rules:1107
     g.state_put("debt", (v_player,), (g.state_amount("debt", v_player) + v_amount))
 
 
 def r_reduce_debt(g, v_player, v_amount):
     """reduce_debt(P, x): P's debt falls by x (after paying x to the bank): no more than he owes (library '18xx' procedure reduce_debt)"""
-    # at rulespecs/lib/18xx.rules:1073
+    # at rulespecs/lib/18xx.rules:1111
     if not ((v_amount >= 0) and (v_amount <= g.state_amount("debt", v_player))):
         raise IllegalAction(
             "a debt falls by at most what is owed",
             rule="library '18xx' procedure reduce_debt",
-            at="rulespecs/lib/18xx.rules:1073",
+            at="rulespecs/lib/18xx.rules:1111",
         )
-    # at rulespecs/lib/18xx.rules:1074
+    # at rulespecs/lib/18xx.rules:1112
     r_add_debt(g, v_player, (0 - v_amount))
 
 
 def r_leave_game(g, v_player):
     """leave_game(P): P is out of the game (bankrupt): he takes no more turns (library '18xx' procedure leave_game)"""
-    # at rulespecs/lib/18xx.rules:1081
+    # at rulespecs/lib/18xx.rules:1119
     g.state_set("out_of_game", (v_player,), True)
 
 
 def r_players_in_game(g):
     """players_in_game(): how many players are not out of the game (library '18xx' function players_in_game)"""
-    # at rulespecs/lib/18xx.rules:1084
+    # at rulespecs/lib/18xx.rules:1122
     return sum(1 for v_p in g.name("players") if (not g.state_has("out_of_game", v_p)))
 
 
 def r_sell_out(g, v_player):
     """sell_out(P): P's certificates all go to the market: first those he may sell by the usual rules, within the pool's room, as one sale moving the price; then the rest at the price then; each corporation's presidency is settled; his privates and minors close (library '18xx' procedure sell_out)"""
-    # at rulespecs/lib/18xx.rules:1095
+    # at rulespecs/lib/18xx.rules:1133
     for v_c in g.name("corporations"):
-        # at rulespecs/lib/18xx.rules:1096
+        # at rulespecs/lib/18xx.rules:1134
         if (r_started(g, v_c) and (not r_closed(g, v_c))) and (
             r_len(g, r_held_certificates(g, v_player, v_c)) > 0
         ):
-            # at rulespecs/lib/18xx.rules:1099
+            # at rulespecs/lib/18xx.rules:1137
             v_offered = r_sellable(g, v_player, v_c)
-            # at rulespecs/lib/18xx.rules:1100
+            # at rulespecs/lib/18xx.rules:1138
             v_pooled = r_pool_percent(g, v_c)
-            # at rulespecs/lib/18xx.rules:1101
+            # at rulespecs/lib/18xx.rules:1139
             for v_cert in v_offered:
-                # at rulespecs/lib/18xx.rules:1102
+                # at rulespecs/lib/18xx.rules:1140
                 if (not g.attr(v_cert, "president")) and (
                     (r_pool_percent(g, v_c) + g.attr(v_cert, "percent")) <= g.param("pool_cap")
                 ):
-                    # at rulespecs/lib/18xx.rules:1103
+                    # at rulespecs/lib/18xx.rules:1141
                     g.move(v_cert, v_player, g.name("pool"))
-            # at rulespecs/lib/18xx.rules:1106
+            # at rulespecs/lib/18xx.rules:1144
             for v_cert in v_offered:
-                # at rulespecs/lib/18xx.rules:1107
+                # at rulespecs/lib/18xx.rules:1145
                 if g.attr(v_cert, "president") and (
                     (r_pool_percent(g, v_c) + g.attr(v_cert, "percent")) <= g.param("pool_cap")
                 ):
-                    # at rulespecs/lib/18xx.rules:1108
+                    # at rulespecs/lib/18xx.rules:1146
                     g.move(v_cert, v_player, g.name("pool"))
-            # at rulespecs/lib/18xx.rules:1111
+            # at rulespecs/lib/18xx.rules:1149
             v_sold = sum(1 for v_x in v_offered if (g.b_holder_of(v_x) == g.name("pool")))
-            # at rulespecs/lib/18xx.rules:1112
+            # at rulespecs/lib/18xx.rules:1150
             v_sold_percent = r_pool_percent(g, v_c) - v_pooled
-            # at rulespecs/lib/18xx.rules:1113
+            # at rulespecs/lib/18xx.rules:1151
             if v_sold > 0:
-                # at rulespecs/lib/18xx.rules:1114
+                # at rulespecs/lib/18xx.rules:1152
                 g.transfer(((r_price(g, v_c) * v_sold_percent) // 10), g.name("bank"), v_player)
-                # at rulespecs/lib/18xx.rules:1116
+                # at rulespecs/lib/18xx.rules:1154
                 r_price_drop_on_sale(g, v_player, v_c, [], v_sold)
-                # at rulespecs/lib/18xx.rules:1117
+                # at rulespecs/lib/18xx.rules:1155
                 g.state_set(
                     "sold_this_round",
                     (
@@ -2145,49 +2248,49 @@ def r_sell_out(g, v_player):
                     ),
                     True,
                 )
-                # at rulespecs/lib/18xx.rules:1118
+                # at rulespecs/lib/18xx.rules:1156
                 g.state_set("sold_this_turn", (v_c,), True)
-            # at rulespecs/lib/18xx.rules:1120
+            # at rulespecs/lib/18xx.rules:1158
             if not r_closed(g, v_c):
-                # at rulespecs/lib/18xx.rules:1121
+                # at rulespecs/lib/18xx.rules:1159
                 v_rest = r_held_certificates(g, v_player, v_c)
-                # at rulespecs/lib/18xx.rules:1122
+                # at rulespecs/lib/18xx.rules:1160
                 if r_len(g, v_rest) > 0:
-                    # at rulespecs/lib/18xx.rules:1123
+                    # at rulespecs/lib/18xx.rules:1161
                     g.transfer(
                         ((r_price(g, v_c) * sum(g.attr(v_x, "percent") for v_x in v_rest)) // 10),
                         g.name("bank"),
                         v_player,
                     )
-                    # at rulespecs/lib/18xx.rules:1124
+                    # at rulespecs/lib/18xx.rules:1162
                     for v_cert in v_rest:
-                        # at rulespecs/lib/18xx.rules:1125
+                        # at rulespecs/lib/18xx.rules:1163
                         g.move(v_cert, v_player, g.name("pool"))
-                # at rulespecs/lib/18xx.rules:1128
+                # at rulespecs/lib/18xx.rules:1166
                 g.b_check_president(v_c)
-    # at rulespecs/lib/18xx.rules:1132
+    # at rulespecs/lib/18xx.rules:1170
     for v_x in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:1133
+        # at rulespecs/lib/18xx.rules:1171
         if (g.b_holder_of(v_x) == v_player) and (not r_closed(g, v_x)):
-            # at rulespecs/lib/18xx.rules:1134
+            # at rulespecs/lib/18xx.rules:1172
             r_close_private(g, v_x)
-    # at rulespecs/lib/18xx.rules:1137
+    # at rulespecs/lib/18xx.rules:1175
     for v_m in g.name("minors"):
-        # at rulespecs/lib/18xx.rules:1138
+        # at rulespecs/lib/18xx.rules:1176
         if (g.b_holder_of(v_m) == v_player) and (not r_closed(g, v_m)):
-            # at rulespecs/lib/18xx.rules:1139
+            # at rulespecs/lib/18xx.rules:1177
             r_close_minor(g, v_m)
 
 
 def r_has_ability(g, v_company, v_ability):
     """has_ability(X, \"key\"): X (a private or a corporation) has an ability of that key (library '18xx' function has_ability)"""
-    # at rulespecs/lib/18xx.rules:1148
+    # at rulespecs/lib/18xx.rules:1186
     return any((g.attr(v_a, "key") == v_ability) for v_a in g.attr(v_company, "abilities"))
 
 
 def r_ability_value(g, v_company, v_ability, v_field):
     """ability_value(X, \"key\", \"field\"): the field of X's ability of that key (its first that gives it), in its own unit (money in currency units); refused where X has none (library '18xx' function ability_value)"""
-    # at rulespecs/lib/18xx.rules:1151
+    # at rulespecs/lib/18xx.rules:1189
     return g.item(
         g.item(
             [
@@ -2203,20 +2306,20 @@ def r_ability_value(g, v_company, v_ability, v_field):
 
 def r_use_ability(g, v_company, v_key):
     """use_ability(X, \"key\"): X's ability of that key is used once, now; refused where its owner, timing, phases (ability_window) or counts do not allow it. With `when: sold` or `phase_start`, the use is the decision the private owes: it is taken (library '18xx' procedure use_ability)"""
-    # at rulespecs/lib/18xx.rules:1198
+    # at rulespecs/lib/18xx.rules:1236
     if not (r_has_ability(g, v_company, v_key)):
         raise IllegalAction(
             "the private has no such ability",
             rule="library '18xx' procedure use_ability",
-            at="rulespecs/lib/18xx.rules:1198",
+            at="rulespecs/lib/18xx.rules:1236",
         )
-    # at rulespecs/lib/18xx.rules:1199
+    # at rulespecs/lib/18xx.rules:1237
     r_ability_window(g, v_company, v_key)
-    # at rulespecs/lib/18xx.rules:1200
+    # at rulespecs/lib/18xx.rules:1238
     v_ability = g.item(
         [v_a for v_a in g.attr(v_company, "abilities") if (g.attr(v_a, "key") == v_key)], 0
     )
-    # at rulespecs/lib/18xx.rules:1201
+    # at rulespecs/lib/18xx.rules:1239
     if not (
         (g.attr(v_ability, "count") == None)
         or (g.state_amount("ability_uses", v_company, v_key) < g.attr(v_ability, "count"))
@@ -2224,9 +2327,9 @@ def r_use_ability(g, v_company, v_key):
         raise IllegalAction(
             "the private's ability is used up",
             rule="library '18xx' procedure use_ability",
-            at="rulespecs/lib/18xx.rules:1201",
+            at="rulespecs/lib/18xx.rules:1239",
         )
-    # at rulespecs/lib/18xx.rules:1203
+    # at rulespecs/lib/18xx.rules:1241
     if not (
         (
             (g.attr(v_ability, "count_per_operating_round") == None)
@@ -2240,21 +2343,21 @@ def r_use_ability(g, v_company, v_key):
         raise IllegalAction(
             "the private's ability is used as often as it may be in an operating round",
             rule="library '18xx' procedure use_ability",
-            at="rulespecs/lib/18xx.rules:1203",
+            at="rulespecs/lib/18xx.rules:1241",
         )
-    # at rulespecs/lib/18xx.rules:1206
+    # at rulespecs/lib/18xx.rules:1244
     r_count_ability_use(g, v_company, v_key)
-    # at rulespecs/lib/18xx.rules:1207
+    # at rulespecs/lib/18xx.rules:1245
     if (g.attr(v_ability, "when") == "sold") or (g.attr(v_ability, "when") == "phase_start"):
-        # at rulespecs/lib/18xx.rules:1208
+        # at rulespecs/lib/18xx.rules:1246
         r_resolve_decision(g, v_company, g.attr(v_ability, "decision"))
 
 
 def r_owe_ability_decisions(g, v_company, v_moment, v_phase):
     """owe_ability_decisions(X, moment, phase): X owes the decision of each of its abilities with `when` that moment (and, with a phase, that `phase`) whose uses are not spent (nor ended by `removed_on`) (library '18xx' procedure owe_ability_decisions)"""
-    # at rulespecs/lib/18xx.rules:1217
+    # at rulespecs/lib/18xx.rules:1255
     for v_ability in g.attr(v_company, "abilities"):
-        # at rulespecs/lib/18xx.rules:1218
+        # at rulespecs/lib/18xx.rules:1256
         if (
             (
                 (
@@ -2274,25 +2377,25 @@ def r_owe_ability_decisions(g, v_company, v_moment, v_phase):
             (g.attr(v_ability, "removed_on") == None)
             or (not r_phase_at_least(g, g.attr(v_ability, "removed_on")))
         ):
-            # at rulespecs/lib/18xx.rules:1222
+            # at rulespecs/lib/18xx.rules:1260
             r_require_decision(g, v_company, g.attr(v_ability, "decision"))
 
 
 def r_ability_sold(g, v_company):
     """ability_sold(X): private X has just been sold to a corporation: each of its abilities with `when: sold` whose uses are not spent (nor ended by `removed_on`) becomes a decision X owes (library '18xx' procedure ability_sold)"""
-    # at rulespecs/lib/18xx.rules:1228
+    # at rulespecs/lib/18xx.rules:1266
     r_owe_ability_decisions(g, v_company, "sold", None)
 
 
 def r_tile_color(g, v_place):
     """tile_color(hex): the colour of what lies on the hex now: white for an empty or printed hex (a hex the map has not, refused) (library '18xx' function tile_color)"""
-    # at rulespecs/lib/18xx.rules:1235
+    # at rulespecs/lib/18xx.rules:1273
     return g.attr(v_place, "color")
 
 
 def r_ability_lay_cost(g, v_company, v_lay):
     """ability_lay_cost(X, lay): what a lay of private X's tile-lay ability costs, in currency units: nothing, or the lay's cost less the ability's `discount` off the tile's part (at least 0) (library '18xx' function ability_lay_cost)"""
-    # at rulespecs/lib/18xx.rules:1242
+    # at rulespecs/lib/18xx.rules:1280
     return (
         0
         if (
@@ -2334,7 +2437,7 @@ def r_ability_lay_cost(g, v_company, v_lay):
 
 def r_ability_spent(g, v_company, v_effect):
     """ability_spent(X, effect): X's first ability of that effect (a tile lay, a station) has been used its `count` times (once where it gives none), or in an operating round its `count_per_operating_round` times (library '18xx' function ability_spent)"""
-    # at rulespecs/lib/18xx.rules:1251
+    # at rulespecs/lib/18xx.rules:1289
     return any(
         (
             (
@@ -2374,7 +2477,7 @@ def r_ability_spent(g, v_company, v_effect):
 
 def r_count_ability_use(g, v_company, v_key):
     """count_ability_use(X, \"key\"): one use more of X's ability of that key, over the game and in this operating round (library '18xx' procedure count_ability_use)"""
-    # at rulespecs/lib/18xx.rules:1257
+    # at rulespecs/lib/18xx.rules:1295
     g.state_put(
         "ability_uses",
         (
@@ -2383,7 +2486,7 @@ def r_count_ability_use(g, v_company, v_key):
         ),
         (g.state_amount("ability_uses", v_company, v_key) + 1),
     )
-    # at rulespecs/lib/18xx.rules:1258
+    # at rulespecs/lib/18xx.rules:1296
     g.state_put(
         "ability_round_uses",
         (
@@ -2396,7 +2499,7 @@ def r_count_ability_use(g, v_company, v_key):
 
 def r_marker_ability(g, v_company):
     """marker_ability(X): X's revenue-marker ability (effect: hex_marker) that its holder uses now: the one whose owner is the holder's kind (a player or a corporation; unset: corporation), else X's first (library '18xx' function marker_ability)"""
-    # at rulespecs/lib/18xx.rules:1267
+    # at rulespecs/lib/18xx.rules:1305
     return (
         g.item(
             [
@@ -2429,7 +2532,7 @@ def r_marker_ability(g, v_company):
 
 def r_marker_for(g, v_owner, v_company):
     """marker_for(owner, X): whether a marker ability of that owner (player, corporation; none: corporation) serves X's holder's kind (library '18xx' function marker_for)"""
-    # at rulespecs/lib/18xx.rules:1272
+    # at rulespecs/lib/18xx.rules:1310
     return (
         g.among("players", g.b_holder_of(v_company))
         if (v_owner == "player")
@@ -2439,7 +2542,7 @@ def r_marker_for(g, v_owner, v_company):
 
 def r_marker_named_by_player(g, v_company):
     """marker_named_by_player(X): whether a player owner names the corporation X's marker serves (its marker_ability's owner is player and it is assigned_to a corporation, or a corporation or a minor), rather than its user placing it (library '18xx' function marker_named_by_player)"""
-    # at rulespecs/lib/18xx.rules:1275
+    # at rulespecs/lib/18xx.rules:1313
     return (g.attr(r_marker_ability(g, v_company), "owner") == "player") and (
         (g.attr(r_marker_ability(g, v_company), "assigned_to") == "corporation")
         or (g.attr(r_marker_ability(g, v_company), "assigned_to") == "corporation_or_minor")
@@ -2448,116 +2551,116 @@ def r_marker_named_by_player(g, v_company):
 
 def r_count_marker_use(g, v_company):
     """count_marker_use(X): X's revenue marker is placed: one use more of its marker_ability (count_ability_use), unless a player owner names the corporation it serves (marker_named_by_player) (library '18xx' procedure count_marker_use)"""
-    # at rulespecs/lib/18xx.rules:1279
+    # at rulespecs/lib/18xx.rules:1317
     if not r_marker_named_by_player(g, v_company):
-        # at rulespecs/lib/18xx.rules:1280
+        # at rulespecs/lib/18xx.rules:1318
         r_count_ability_use(g, v_company, g.attr(r_marker_ability(g, v_company), "key"))
 
 
 def r_ability_lay(g, v_company, v_hex, v_tile, v_rotation):
     """ability_lay(X, hex, tile, rotation): the tile of private X's tile-lay ability on the map for its owning corporation, besides its own lays, at the lay's cost less the ability's discount (ability_lay_cost), paid by X's holder; one use of the ability (refused where its `count` is spent); X closes where the ability says `closes_private: true` (library '18xx' procedure ability_lay)"""
-    # at rulespecs/lib/18xx.rules:1291
+    # at rulespecs/lib/18xx.rules:1329
     if not (any((g.attr(v_a, "effect") == "free_lay") for v_a in g.attr(v_company, "abilities"))):
         raise IllegalAction(
             "the private has no tile lay to give",
             rule="library '18xx' procedure ability_lay",
-            at="rulespecs/lib/18xx.rules:1291",
+            at="rulespecs/lib/18xx.rules:1329",
         )
-    # at rulespecs/lib/18xx.rules:1292
+    # at rulespecs/lib/18xx.rules:1330
     if not (not r_ability_spent(g, v_company, "free_lay")):
         raise IllegalAction(
             "the private's tile lays are used up",
             rule="library '18xx' procedure ability_lay",
-            at="rulespecs/lib/18xx.rules:1292",
+            at="rulespecs/lib/18xx.rules:1330",
         )
-    # at rulespecs/lib/18xx.rules:1293
+    # at rulespecs/lib/18xx.rules:1331
     v_ability = g.item(
         [v_a for v_a in g.attr(v_company, "abilities") if (g.attr(v_a, "effect") == "free_lay")], 0
     )
-    # at rulespecs/lib/18xx.rules:1294
+    # at rulespecs/lib/18xx.rules:1332
     v_lay = g.b_check_lay(v_company, v_hex, v_tile, v_rotation)
-    # at rulespecs/lib/18xx.rules:1295
+    # at rulespecs/lib/18xx.rules:1333
     v_cost = r_ability_lay_cost(g, v_company, v_lay)
-    # at rulespecs/lib/18xx.rules:1296
+    # at rulespecs/lib/18xx.rules:1334
     if not (g.b_cash(g.b_holder_of(v_company)) >= v_cost):
         raise IllegalAction(
             "the private's owner cannot pay for the tile",
             rule="library '18xx' procedure ability_lay",
-            at="rulespecs/lib/18xx.rules:1296",
+            at="rulespecs/lib/18xx.rules:1334",
         )
-    # at rulespecs/lib/18xx.rules:1297
+    # at rulespecs/lib/18xx.rules:1335
     g.transfer(v_cost, g.b_holder_of(v_company), g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1298
+    # at rulespecs/lib/18xx.rules:1336
     r_count_ability_use(g, v_company, g.attr(v_ability, "key"))
-    # at rulespecs/lib/18xx.rules:1299
+    # at rulespecs/lib/18xx.rules:1337
     g.b_lay(v_company, v_lay, v_tile)
-    # at rulespecs/lib/18xx.rules:1300
+    # at rulespecs/lib/18xx.rules:1338
     if g.attr(v_ability, "closes_private") == True:
-        # at rulespecs/lib/18xx.rules:1301
+        # at rulespecs/lib/18xx.rules:1339
         r_close_private(g, v_company)
 
 
 def r_ability_token(g, v_company, v_city):
     """ability_token(X, city): the owning corporation's station token in the city, free, one use of X's station ability (refused where its `count` is spent, or the corporation has no token left); with `extra_token: true`, a token beyond its charter's (library '18xx' procedure ability_token)"""
-    # at rulespecs/lib/18xx.rules:1311
+    # at rulespecs/lib/18xx.rules:1349
     if not (any((g.attr(v_a, "effect") == "free_token") for v_a in g.attr(v_company, "abilities"))):
         raise IllegalAction(
             "the private has no station token to give",
             rule="library '18xx' procedure ability_token",
-            at="rulespecs/lib/18xx.rules:1311",
+            at="rulespecs/lib/18xx.rules:1349",
         )
-    # at rulespecs/lib/18xx.rules:1312
+    # at rulespecs/lib/18xx.rules:1350
     if not (not r_ability_spent(g, v_company, "free_token")):
         raise IllegalAction(
             "the private's token has been placed already",
             rule="library '18xx' procedure ability_token",
-            at="rulespecs/lib/18xx.rules:1312",
+            at="rulespecs/lib/18xx.rules:1350",
         )
-    # at rulespecs/lib/18xx.rules:1313
+    # at rulespecs/lib/18xx.rules:1351
     v_ability = g.item(
         [v_a for v_a in g.attr(v_company, "abilities") if (g.attr(v_a, "effect") == "free_token")],
         0,
     )
-    # at rulespecs/lib/18xx.rules:1314
+    # at rulespecs/lib/18xx.rules:1352
     v_spot = g.b_check_token(v_company, v_city)
-    # at rulespecs/lib/18xx.rules:1315
+    # at rulespecs/lib/18xx.rules:1353
     v_corporation = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:1316
+    # at rulespecs/lib/18xx.rules:1354
     if not (r_tokens_left(g, v_corporation) > 0):
         raise IllegalAction(
             "the corporation has no station token left",
             rule="library '18xx' procedure ability_token",
-            at="rulespecs/lib/18xx.rules:1316",
+            at="rulespecs/lib/18xx.rules:1354",
         )
-    # at rulespecs/lib/18xx.rules:1317
+    # at rulespecs/lib/18xx.rules:1355
     r_count_ability_use(g, v_company, g.attr(v_ability, "key"))
-    # at rulespecs/lib/18xx.rules:1318
+    # at rulespecs/lib/18xx.rules:1356
     if g.attr(v_ability, "extra_token") == True:
-        # at rulespecs/lib/18xx.rules:1319
+        # at rulespecs/lib/18xx.rules:1357
         g.set_attr(v_corporation, "extra_tokens", (g.attr(v_corporation, "extra_tokens") + 1))
-    # at rulespecs/lib/18xx.rules:1321
+    # at rulespecs/lib/18xx.rules:1359
     g.b_place_station(v_corporation, v_spot)
 
 
 def r_return_token(g, v_company, v_city):
     """return_token(X, city): the owning corporation's station in the city back to its charter, one use of X's ability (refused where its `count` is spent); X closes where the ability says `closes_private: true` (library '18xx' procedure return_token)"""
-    # at rulespecs/lib/18xx.rules:1331
+    # at rulespecs/lib/18xx.rules:1369
     if not (
         any((g.attr(v_a, "effect") == "return_token") for v_a in g.attr(v_company, "abilities"))
     ):
         raise IllegalAction(
             "the private has no station token to take back",
             rule="library '18xx' procedure return_token",
-            at="rulespecs/lib/18xx.rules:1331",
+            at="rulespecs/lib/18xx.rules:1369",
         )
-    # at rulespecs/lib/18xx.rules:1332
+    # at rulespecs/lib/18xx.rules:1370
     if not (not r_ability_spent(g, v_company, "return_token")):
         raise IllegalAction(
             "the private's ability has been used",
             rule="library '18xx' procedure return_token",
-            at="rulespecs/lib/18xx.rules:1332",
+            at="rulespecs/lib/18xx.rules:1370",
         )
-    # at rulespecs/lib/18xx.rules:1333
+    # at rulespecs/lib/18xx.rules:1371
     v_ability = g.item(
         [
             v_a
@@ -2566,53 +2669,53 @@ def r_return_token(g, v_company, v_city):
         ],
         0,
     )
-    # at rulespecs/lib/18xx.rules:1334
+    # at rulespecs/lib/18xx.rules:1372
     v_corporation = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:1335
+    # at rulespecs/lib/18xx.rules:1373
     r_remove_station(g, v_corporation, v_city)
-    # at rulespecs/lib/18xx.rules:1336
+    # at rulespecs/lib/18xx.rules:1374
     g.set_attr(v_corporation, "tokens", (g.attr(v_corporation, "tokens") - 1))
-    # at rulespecs/lib/18xx.rules:1337
+    # at rulespecs/lib/18xx.rules:1375
     r_count_ability_use(g, v_company, g.attr(v_ability, "key"))
-    # at rulespecs/lib/18xx.rules:1338
+    # at rulespecs/lib/18xx.rules:1376
     if g.attr(v_ability, "closes_private") == True:
-        # at rulespecs/lib/18xx.rules:1339
+        # at rulespecs/lib/18xx.rules:1377
         r_close_private(g, v_company)
 
 
 def r_take_station(g, v_corporation, v_other):
     """take_station(C, M): C's next free station marker replaces M's station (its first; the others leave the map) in the same city, free of charge; refused where C has no marker left or may not hold a station there (library '18xx' procedure take_station)"""
-    # at rulespecs/lib/18xx.rules:1347
+    # at rulespecs/lib/18xx.rules:1385
     if not (r_tokens_left(g, v_corporation) > 0):
         raise IllegalAction(
             "the company has no station marker left",
             rule="library '18xx' procedure take_station",
-            at="rulespecs/lib/18xx.rules:1347",
+            at="rulespecs/lib/18xx.rules:1385",
         )
-    # at rulespecs/lib/18xx.rules:1348
+    # at rulespecs/lib/18xx.rules:1386
     if not (r_len(g, g.b_stations(v_other)) > 0):
         raise IllegalAction(
             "the company has no station to take",
             rule="library '18xx' procedure take_station",
-            at="rulespecs/lib/18xx.rules:1348",
+            at="rulespecs/lib/18xx.rules:1386",
         )
-    # at rulespecs/lib/18xx.rules:1349
+    # at rulespecs/lib/18xx.rules:1387
     v_city = g.item(g.b_stations(v_other), 0)
-    # at rulespecs/lib/18xx.rules:1350
+    # at rulespecs/lib/18xx.rules:1388
     r_remove_stations(g, v_other)
-    # at rulespecs/lib/18xx.rules:1351
+    # at rulespecs/lib/18xx.rules:1389
     g.b_place_station(v_corporation, g.b_check_token(v_corporation, v_city, True))
 
 
 def r_holds_card(g, v_corporation):
     """holds_card(C): whether C holds an ability card now (each card gives the company that holds it an ability, which C.card_abilities lists) (library '18xx' function holds_card)"""
-    # at rulespecs/lib/18xx.rules:1362
+    # at rulespecs/lib/18xx.rules:1400
     return r_len(g, g.attr(v_corporation, "card_abilities")) > 0
 
 
 def r_has_power(g, v_corporation, v_effect):
     """has_power(C, effect): the ability card C holds has an ability with that effect (never where C holds none) (library '18xx' function has_power)"""
-    # at rulespecs/lib/18xx.rules:1365
+    # at rulespecs/lib/18xx.rules:1403
     return any(
         (g.attr(v_a, "effect") == v_effect) for v_a in g.attr(v_corporation, "card_abilities")
     )
@@ -2620,7 +2723,7 @@ def r_has_power(g, v_corporation, v_effect):
 
 def r_power_value(g, v_corporation, v_effect, v_field):
     """power_value(C, effect, \"field\"): the field of the ability with that effect of the card C holds (its first that gives it), in its own unit; refused where it has none (library '18xx' function power_value)"""
-    # at rulespecs/lib/18xx.rules:1368
+    # at rulespecs/lib/18xx.rules:1406
     return g.item(
         g.item(
             [
@@ -2636,27 +2739,27 @@ def r_power_value(g, v_corporation, v_effect, v_field):
 
 def r_spend_cubes(g, v_corporation, v_n):
     """spend_cubes(C, n): n use cubes come off C's ability card: refused without a card, or with fewer than n left (library '18xx' procedure spend_cubes)"""
-    # at rulespecs/lib/18xx.rules:1376
+    # at rulespecs/lib/18xx.rules:1414
     if not (r_holds_card(g, v_corporation)):
         raise IllegalAction(
             "the company holds no ability card",
             rule="library '18xx' procedure spend_cubes",
-            at="rulespecs/lib/18xx.rules:1376",
+            at="rulespecs/lib/18xx.rules:1414",
         )
-    # at rulespecs/lib/18xx.rules:1377
+    # at rulespecs/lib/18xx.rules:1415
     if not ((v_n >= 1) and (v_n <= g.state_amount("cubes", v_corporation))):
         raise IllegalAction(
             "the card has not that many uses left",
             rule="library '18xx' procedure spend_cubes",
-            at="rulespecs/lib/18xx.rules:1377",
+            at="rulespecs/lib/18xx.rules:1415",
         )
-    # at rulespecs/lib/18xx.rules:1378
+    # at rulespecs/lib/18xx.rules:1416
     g.state_put("cubes", (v_corporation,), (g.state_amount("cubes", v_corporation) - v_n))
 
 
 def r_declared_effects(g):
     """declared_effects(): the effects a company declares the use of, spending its card's cubes (library '18xx' function declared_effects)"""
-    # at rulespecs/lib/18xx.rules:1390
+    # at rulespecs/lib/18xx.rules:1428
     return [
         "train_discount",
         "free_token",
@@ -2670,7 +2773,7 @@ def r_declared_effects(g):
 
 def r_discount_used(g, v_corporation):
     """discount_used(C): a declared train discount of C has been spent on a train from the bank (library '18xx' procedure discount_used)"""
-    # at rulespecs/lib/18xx.rules:1393
+    # at rulespecs/lib/18xx.rules:1431
     g.state_put(
         "declared_uses",
         (
@@ -2683,7 +2786,7 @@ def r_discount_used(g, v_corporation):
 
 def r_bank_price(g, v_corporation, v_train):
     """bank_price(C, T): what C pays the bank for T: its price, less its card's `discount_per_use` (percent) for each use C declared this turn on its `train_discount` ability, rounded down (library '18xx' function bank_price)"""
-    # at rulespecs/lib/18xx.rules:1397
+    # at rulespecs/lib/18xx.rules:1435
     return (
         g.attr(v_train, "price")
         if (g.state_amount("declared_uses", v_corporation, "train_discount") == 0)
@@ -2705,7 +2808,7 @@ def r_bank_price(g, v_corporation, v_train):
 
 def r_sellable(g, v_player, v_corporation):
     """sellable(P, C): the certificates of C that P may sell now (library '18xx' function sellable)"""
-    # at rulespecs/lib/18xx.rules:1493
+    # at rulespecs/lib/18xx.rules:1531
     return [
         v_c
         for v_c in r_held_certificates(g, v_player, v_corporation)
@@ -2743,7 +2846,7 @@ def r_sellable(g, v_player, v_corporation):
 
 def r_share_cost(g, v_corporation, v_source):
     """what one share costs from the source: from the corporation's own holding, its par price where treasury_shares_at says par; else the market price (library '18xx' function share_cost)"""
-    # at rulespecs/lib/18xx.rules:1525
+    # at rulespecs/lib/18xx.rules:1563
     return (
         r_price(g, v_corporation)
         if (v_source == "pool")
@@ -2757,7 +2860,7 @@ def r_share_cost(g, v_corporation, v_source):
 
 def r_payee(g, v_corporation, v_source):
     """who is paid for a certificate bought from the source: the bank for the pool; for the IPO the corporation under incremental capitalisation, else the bank (full: it receives its capital when it floats; partial: a part when it floats, the rest on release_capital; by_title: the title's own rules pay it); for the corporation's treasury the corporation, unless by_title (library '18xx' function payee)"""
-    # at rulespecs/lib/18xx.rules:1535
+    # at rulespecs/lib/18xx.rules:1573
     return (
         g.name("bank")
         if (v_source == "pool")
@@ -2781,49 +2884,49 @@ def r_payee(g, v_corporation, v_source):
 
 def r_price_drop_on_sale(g, v_seller, v_corporation, v_shares, v_sold):
     """Move the price down after a sale, as the title's sell_price_drop says (library '18xx' procedure price_drop_on_sale)"""
-    # at rulespecs/lib/18xx.rules:1582
+    # at rulespecs/lib/18xx.rules:1620
     if g.param("sell_price_drop") == "once_per_round":
-        # at rulespecs/lib/18xx.rules:1585
+        # at rulespecs/lib/18xx.rules:1623
         if not any(g.state_has("sold_this_round", v_q, v_corporation) for v_q in g.name("players")):
-            # at rulespecs/lib/18xx.rules:1586
+            # at rulespecs/lib/18xx.rules:1624
             r_market_move(g, v_corporation, "down")
     elif g.param("sell_price_drop") == "per_share":
-        # at rulespecs/lib/18xx.rules:1590
+        # at rulespecs/lib/18xx.rules:1628
         for v_k in range(1, (v_sold) + 1):
-            # at rulespecs/lib/18xx.rules:1591
+            # at rulespecs/lib/18xx.rules:1629
             r_market_move(g, v_corporation, "down")
     elif g.param("sell_price_drop") == "per_sale":
-        # at rulespecs/lib/18xx.rules:1595
+        # at rulespecs/lib/18xx.rules:1633
         r_market_move(g, v_corporation, "down")
     elif g.param("sell_price_drop") == "per_sale_by_president":
-        # at rulespecs/lib/18xx.rules:1598
+        # at rulespecs/lib/18xx.rules:1636
         if r_sold_by_president(g, v_seller, v_corporation, v_shares):
-            # at rulespecs/lib/18xx.rules:1599
+            # at rulespecs/lib/18xx.rules:1637
             r_market_move(g, v_corporation, "down")
     elif g.param("sell_price_drop") == "per_share_when_several_else_president":
-        # at rulespecs/lib/18xx.rules:1604
+        # at rulespecs/lib/18xx.rules:1642
         if v_sold > 1:
-            # at rulespecs/lib/18xx.rules:1605
+            # at rulespecs/lib/18xx.rules:1643
             for v_k in range(1, (v_sold) + 1):
-                # at rulespecs/lib/18xx.rules:1606
+                # at rulespecs/lib/18xx.rules:1644
                 r_market_move(g, v_corporation, "down")
         elif r_sold_by_president(g, v_seller, v_corporation, v_shares):
-            # at rulespecs/lib/18xx.rules:1609
+            # at rulespecs/lib/18xx.rules:1647
             r_market_move(g, v_corporation, "down")
     elif g.param("sell_price_drop") == None:
         pass
     else:
-        # at rulespecs/lib/18xx.rules:1582
+        # at rulespecs/lib/18xx.rules:1620
         raise IllegalAction(
             "no case of this match holds the value of `sell_price_drop`",
             rule="library '18xx' procedure price_drop_on_sale",
-            at="rulespecs/lib/18xx.rules:1582",
+            at="rulespecs/lib/18xx.rules:1620",
         )
 
 
 def r_sold_by_president(g, v_seller, v_corporation, v_shares):
     """the seller presided the corporation when he sold: he presides it, or he sold its president's certificate (the presidency then passing to another holder) (library '18xx' function sold_by_president)"""
-    # at rulespecs/lib/18xx.rules:1618
+    # at rulespecs/lib/18xx.rules:1656
     return (r_president(g, v_corporation) == v_seller) or (
         r_president_certificate(g, v_corporation) in v_shares
     )
@@ -2831,7 +2934,7 @@ def r_sold_by_president(g, v_seller, v_corporation, v_shares):
 
 def r_tokens_left(g, v_corporation):
     """tokens_left(C): the station tokens C has not placed: its charter's and its extra ones, less those on the map and those taken from the right of its charter (library '18xx' function tokens_left)"""
-    # at rulespecs/lib/18xx.rules:1658
+    # at rulespecs/lib/18xx.rules:1696
     return (
         (g.attr(v_corporation, "charter_tokens") + g.attr(v_corporation, "extra_tokens"))
         - g.attr(v_corporation, "tokens")
@@ -2840,7 +2943,7 @@ def r_tokens_left(g, v_corporation):
 
 def r_charter_token_price(g, v_corporation, v_place):
     """charter_token_price(C, n): the printed price of the station token in place n (from 0) of C's charter; 0 where the charter has no such place (library '18xx' function charter_token_price)"""
-    # at rulespecs/lib/18xx.rules:1661
+    # at rulespecs/lib/18xx.rules:1699
     return (
         g.item(g.attr(v_corporation, "token_prices"), v_place)
         if ((v_place >= 0) and (v_place < g.attr(v_corporation, "charter_tokens")))
@@ -2850,7 +2953,7 @@ def r_charter_token_price(g, v_corporation, v_place):
 
 def r_next_token_cost(g, v_corporation):
     """next_token_cost(C): the price of C's next station token: the first of its charter's not placed (library '18xx' function next_token_cost)"""
-    # at rulespecs/lib/18xx.rules:1664
+    # at rulespecs/lib/18xx.rules:1702
     return r_charter_token_price(
         g, v_corporation, (g.attr(v_corporation, "tokens") - g.attr(v_corporation, "extra_tokens"))
     )
@@ -2858,7 +2961,7 @@ def r_next_token_cost(g, v_corporation):
 
 def r_last_token_cost(g, v_corporation):
     """last_token_cost(C): the printed price of the last station token C placed from its charter (what a token taken back to the charter refunds: it returns to that place) (library '18xx' function last_token_cost)"""
-    # at rulespecs/lib/18xx.rules:1667
+    # at rulespecs/lib/18xx.rules:1705
     return r_charter_token_price(
         g,
         v_corporation,
@@ -2868,7 +2971,7 @@ def r_last_token_cost(g, v_corporation):
 
 def r_slot_abilities(g, v_corporation, v_spot):
     """slot_abilities(C, spot): C's reserved_slot abilities for the spot's hex, in the rulespec's order (library '18xx' function slot_abilities)"""
-    # at rulespecs/lib/18xx.rules:1677
+    # at rulespecs/lib/18xx.rules:1715
     return [
         v_a
         for v_a in g.attr(v_corporation, "abilities")
@@ -2881,7 +2984,7 @@ def r_slot_abilities(g, v_corporation, v_spot):
 
 def r_kept_slot(g, v_corporation, v_spot):
     """kept_slot(C, spot): the first of C's reserved_slot abilities for the spot's hex keeps the slot for C now at a price of its own: the reservation is C's, or the ability is `lasting`, and it gives a `price` (library '18xx' function kept_slot)"""
-    # at rulespecs/lib/18xx.rules:1680
+    # at rulespecs/lib/18xx.rules:1718
     return (
         (r_len(g, r_slot_abilities(g, v_corporation, v_spot)) > 0)
         and (
@@ -2893,7 +2996,7 @@ def r_kept_slot(g, v_corporation, v_spot):
 
 def r_token_cost(g, v_corporation, v_spot):
     """token_cost(C, spot): what C's station token in `spot` costs: nothing with a free_token use declared this turn; in a slot one of its abilities keeps for it (kept_slot), the ability's price, or its teleport_price where C has no route to it; else the price of its next token (library '18xx' function token_cost)"""
-    # at rulespecs/lib/18xx.rules:1684
+    # at rulespecs/lib/18xx.rules:1722
     return (
         0
         if (g.state_amount("declared_uses", v_corporation, "free_token") > 0)
@@ -2919,7 +3022,7 @@ def r_token_cost(g, v_corporation, v_spot):
 
 def r_home_open(g, v_corporation):
     """home_open(C): C's home station stands on the map already or has somewhere to go now: its printed home's city, or, for a home chosen when the company floats, some city with an open slot for it (library '18xx' function home_open)"""
-    # at rulespecs/lib/18xx.rules:1696
+    # at rulespecs/lib/18xx.rules:1734
     return (g.attr(v_corporation, "tokens") > 0) or any(
         True for v_spot in g.b_home_spots(v_corporation)
     )
@@ -2927,22 +3030,22 @@ def r_home_open(g, v_corporation):
 
 def r_place_home_token(g, v_company):
     """place_home_token(C): C's first token, free, in its home station: its printed home's city (unless its station stands there already); a home chosen when it floats is a place_token decision C owes (library '18xx' procedure place_home_token)"""
-    # at rulespecs/lib/18xx.rules:1699
+    # at rulespecs/lib/18xx.rules:1737
     if g.attr(v_company, "home") == "chosen_on_float":
-        # at rulespecs/lib/18xx.rules:1700
+        # at rulespecs/lib/18xx.rules:1738
         r_require_decision(g, v_company, "place_token")
     else:
-        # at rulespecs/lib/18xx.rules:1702
+        # at rulespecs/lib/18xx.rules:1740
         for v_spot in g.b_home_spots(v_company):
-            # at rulespecs/lib/18xx.rules:1703
+            # at rulespecs/lib/18xx.rules:1741
             g.b_place_station(v_company, v_spot)
 
 
 def r_set_revenue(g, v_corporation, v_amount):
     """set_revenue(C, x): C's trains earned x in this run: its revenue; a declared longer_trains use of C is spent (library '18xx' procedure set_revenue)"""
-    # at rulespecs/lib/18xx.rules:1724
+    # at rulespecs/lib/18xx.rules:1762
     g.set_attr(v_corporation, "revenue", v_amount)
-    # at rulespecs/lib/18xx.rules:1725
+    # at rulespecs/lib/18xx.rules:1763
     g.state_put(
         "declared_uses",
         (
@@ -2951,60 +3054,60 @@ def r_set_revenue(g, v_corporation, v_amount):
         ),
         0,
     )
-    # at rulespecs/lib/18xx.rules:1726
+    # at rulespecs/lib/18xx.rules:1764
     g.state_put("total_revenue", (), (g.state_amount("total_revenue") + v_amount))
 
 
 def a_run_routes(g, v_corporation, v_routes):
     """Run trains (§\"Running Trains\")"""
-    # at rulespecs/lib/18xx.rules:1730
+    # at rulespecs/lib/18xx.rules:1768
     if not (r_in_step(g, v_corporation, "run_routes")):
         raise IllegalAction(
             "trains run after track and tokens",
             rule='§"Running Trains"',
-            at="rulespecs/lib/18xx.rules:1730",
+            at="rulespecs/lib/18xx.rules:1768",
         )
-    # at rulespecs/lib/18xx.rules:1731
+    # at rulespecs/lib/18xx.rules:1769
     r_set_revenue(g, v_corporation, g.b_route_revenue(v_corporation, v_routes))
-    # at rulespecs/lib/18xx.rules:1732
+    # at rulespecs/lib/18xx.rules:1770
     r_end_step(g, v_corporation)
 
 
 def a_dividend(g, v_corporation, v_kind):
     """Pay out, withhold or pay half (§\"Paying Dividends\")"""
-    # at rulespecs/lib/18xx.rules:1747
+    # at rulespecs/lib/18xx.rules:1785
     if not (r_in_step(g, v_corporation, "dividend")):
         raise IllegalAction(
             "revenue is disposed of after the trains run",
             rule='§"Paying Dividends"',
-            at="rulespecs/lib/18xx.rules:1747",
+            at="rulespecs/lib/18xx.rules:1785",
         )
-    # at rulespecs/lib/18xx.rules:1748
+    # at rulespecs/lib/18xx.rules:1786
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
             "the title does not allow that",
             rule='§"Paying Dividends"',
-            at="rulespecs/lib/18xx.rules:1748",
+            at="rulespecs/lib/18xx.rules:1786",
         )
-    # at rulespecs/lib/18xx.rules:1749
+    # at rulespecs/lib/18xx.rules:1787
     v_revenue = r_revenue(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:1750
+    # at rulespecs/lib/18xx.rules:1788
     v_paid = (
         v_revenue if (v_kind == "payout") else (r_half(g, v_revenue) if (v_kind == "half") else 0)
     )
-    # at rulespecs/lib/18xx.rules:1751
+    # at rulespecs/lib/18xx.rules:1789
     g.transfer((v_revenue - v_paid), g.name("bank"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1752
+    # at rulespecs/lib/18xx.rules:1790
     r_pay_dividends(g, v_corporation, v_paid)
-    # at rulespecs/lib/18xx.rules:1753
+    # at rulespecs/lib/18xx.rules:1791
     r_dividend_price_move(g, v_corporation, v_kind, v_paid)
-    # at rulespecs/lib/18xx.rules:1754
+    # at rulespecs/lib/18xx.rules:1792
     r_end_step(g, v_corporation)
 
 
 def r_half(g, v_revenue):
     """the shareholders' part of a half payout, by the title's half_pay_rounding (library '18xx' function half)"""
-    # at rulespecs/lib/18xx.rules:1760
+    # at rulespecs/lib/18xx.rules:1798
     return (
         r_min(g, v_revenue, (((v_revenue + 19) // 20) * 10))
         if (g.param("half_pay_rounding") == "shareholders_get_larger_ten")
@@ -3014,13 +3117,13 @@ def r_half(g, v_revenue):
 
 def r_pay_dividends(g, v_corporation, v_paid):
     """Pay each holding its share of the dividends (§\"Paying Dividends\")"""
-    # at rulespecs/lib/18xx.rules:1768
+    # at rulespecs/lib/18xx.rules:1806
     for v_c in g.attr(v_corporation, "certificates"):
-        # at rulespecs/lib/18xx.rules:1769
+        # at rulespecs/lib/18xx.rules:1807
         v_holder = g.b_holder_of(v_c)
-        # at rulespecs/lib/18xx.rules:1770
+        # at rulespecs/lib/18xx.rules:1808
         if r_opens_holding(g, v_c) and (v_holder != g.name("scrap")):
-            # at rulespecs/lib/18xx.rules:1771
+            # at rulespecs/lib/18xx.rules:1809
             g.transfer(
                 r_pay_per_share(g, v_corporation, v_holder, v_paid),
                 g.name("bank"),
@@ -3030,7 +3133,7 @@ def r_pay_dividends(g, v_corporation, v_paid):
 
 def r_dividend_payee(g, v_holder, v_corporation):
     """who receives the dividend of a holding: players themselves; the pool's and the treasury's shares as the title says; the IPO's (full or partial capitalisation) the bank keeps (library '18xx' function dividend_payee)"""
-    # at rulespecs/lib/18xx.rules:1781
+    # at rulespecs/lib/18xx.rules:1819
     return (
         g.name("bank")
         if (v_holder == g.name("initial_offering"))
@@ -3048,27 +3151,27 @@ def r_dividend_payee(g, v_holder, v_corporation):
 
 def r_end_called(g):
     """end_called(): whether the game's end has been called (an end condition of game_end was met) (library '18xx' function end_called)"""
-    # at rulespecs/lib/18xx.rules:1810
+    # at rulespecs/lib/18xx.rules:1848
     return g.g["end_reason"] != None
 
 
 def r_move_train_marker(g, v_corporation):
     """move_train_marker(C): C bought a train from the bank that moves the train purchase marker: the marker goes beside C's round marker, unless the game's end has been called (it then stays put) (library '18xx' procedure move_train_marker)"""
-    # at rulespecs/lib/18xx.rules:1813
+    # at rulespecs/lib/18xx.rules:1851
     if not r_end_called(g):
-        # at rulespecs/lib/18xx.rules:1814
+        # at rulespecs/lib/18xx.rules:1852
         for v_c in g.name("corporations"):
-            # at rulespecs/lib/18xx.rules:1815
+            # at rulespecs/lib/18xx.rules:1853
             g.state_set("train_marker", (v_c,), (v_c == v_corporation))
-        # at rulespecs/lib/18xx.rules:1817
+        # at rulespecs/lib/18xx.rules:1855
         for v_m in g.name("minors"):
-            # at rulespecs/lib/18xx.rules:1818
+            # at rulespecs/lib/18xx.rules:1856
             g.state_set("train_marker", (v_m,), (v_m == v_corporation))
 
 
 def r_would_export(g, v_corporation):
     """would_export(C): C's turn ending now without a train from the bank would export the rest of the type the bank sells first (train_export: C holds the train purchase marker, its turn is not one resumed after a stock round, the game's end is not called, and that type may be exported) (library '18xx' function would_export)"""
-    # at rulespecs/lib/18xx.rules:1824
+    # at rulespecs/lib/18xx.rules:1862
     return (
         (
             (
@@ -3089,87 +3192,87 @@ def r_would_export(g, v_corporation):
 
 def r_trade_in(g, v_corporation, v_train, v_price, v_exchange):
     """A train traded in for one the bank sells, at the discount the new train gives it (supplement from \"18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)\")"""
-    # at rulespecs/lib/18xx.rules:1892
+    # at rulespecs/lib/18xx.rules:1930
     if not ((g.b_holder_of(v_train) == g.name("depot")) and (v_train in g.b_available_trains())):
         raise IllegalAction(
             "a train is traded in only for one the bank sells now",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1892",
+            at="rulespecs/lib/18xx.rules:1930",
         )
-    # at rulespecs/lib/18xx.rules:1893
+    # at rulespecs/lib/18xx.rules:1931
     if not (g.b_holder_of(v_exchange) == v_corporation):
         raise IllegalAction(
             "the corporation trades in only a train it owns",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1893",
+            at="rulespecs/lib/18xx.rules:1931",
         )
-    # at rulespecs/lib/18xx.rules:1894
+    # at rulespecs/lib/18xx.rules:1932
     v_discount = r_trade_in_discount(g, v_train, v_exchange)
-    # at rulespecs/lib/18xx.rules:1895
+    # at rulespecs/lib/18xx.rules:1933
     if not (v_discount > 0):
         raise IllegalAction(
             "the new train takes no train of that type in trade",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1895",
+            at="rulespecs/lib/18xx.rules:1933",
         )
-    # at rulespecs/lib/18xx.rules:1896
+    # at rulespecs/lib/18xx.rules:1934
     if not (g.state_amount("bank_buys_this_turn") < g.param("bank_trains_per_turn")):
         raise IllegalAction(
             "no more trains from the bank this turn",
             rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:1896",
+            at="rulespecs/lib/18xx.rules:1934",
         )
-    # at rulespecs/lib/18xx.rules:1897
+    # at rulespecs/lib/18xx.rules:1935
     if not (v_price == (g.attr(v_train, "price") - v_discount)):
         raise IllegalAction(
             "a trade-in pays the printed price less the discount",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1897",
+            at="rulespecs/lib/18xx.rules:1935",
         )
-    # at rulespecs/lib/18xx.rules:1898
+    # at rulespecs/lib/18xx.rules:1936
     if not (g.b_cash(v_corporation) >= v_price):
         raise IllegalAction(
             "the corporation cannot pay for the train",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1898",
+            at="rulespecs/lib/18xx.rules:1936",
         )
-    # at rulespecs/lib/18xx.rules:1899
+    # at rulespecs/lib/18xx.rules:1937
     g.move(v_exchange, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1900
+    # at rulespecs/lib/18xx.rules:1938
     g.transfer(v_price, v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1901
+    # at rulespecs/lib/18xx.rules:1939
     g.move(v_train, g.name("depot"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1902
+    # at rulespecs/lib/18xx.rules:1940
     g.b_train_bought(v_corporation, v_train, True)
 
 
 def a_discard_train(g, v_corporation, v_train):
     """Discard a train over the train limit (library '18xx' action discard_train)"""
-    # at rulespecs/lib/18xx.rules:1906
+    # at rulespecs/lib/18xx.rules:1944
     if not (r_pending_decision(g, v_corporation, "discard_train")):
         raise IllegalAction(
             "only a corporation over the train limit discards",
             rule="library '18xx' action discard_train",
-            at="rulespecs/lib/18xx.rules:1906",
+            at="rulespecs/lib/18xx.rules:1944",
         )
-    # at rulespecs/lib/18xx.rules:1907
+    # at rulespecs/lib/18xx.rules:1945
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
             "the corporation does not own that train",
             rule="library '18xx' action discard_train",
-            at="rulespecs/lib/18xx.rules:1907",
+            at="rulespecs/lib/18xx.rules:1945",
         )
-    # at rulespecs/lib/18xx.rules:1908
+    # at rulespecs/lib/18xx.rules:1946
     g.move(v_train, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1909
+    # at rulespecs/lib/18xx.rules:1947
     if r_limit_trains(g, v_corporation) <= r_train_limit(g, v_corporation):
-        # at rulespecs/lib/18xx.rules:1910
+        # at rulespecs/lib/18xx.rules:1948
         r_resolve_decision(g, v_corporation, "discard_train")
 
 
 def r_emergency_need(g, v_player):
     """what the president still lacks for the train: the price emergency_sale_minimum names, less his cash and the operating corporation's (library '18xx' function emergency_need)"""
-    # at rulespecs/lib/18xx.rules:1937
+    # at rulespecs/lib/18xx.rules:1975
     return (
         (
             r_dearest_train_price(g)
@@ -3186,7 +3289,7 @@ def r_forced_purchase_help(g, v_corporation, v_price):
 
 def r_forced_shortfall(g, v_corporation):
     """What the corporation still lacks for the cheapest train it must buy after forced_purchase_help, none here (0 where it need not buy one) (library '18xx' function forced_shortfall)"""
-    # at rulespecs/lib/18xx.rules:1953
+    # at rulespecs/lib/18xx.rules:1991
     return (
         r_max(g, 0, (r_cheapest_train_price(g) - g.b_cash(v_corporation)))
         if r_must_buy_train(g, v_corporation)
@@ -3196,85 +3299,85 @@ def r_forced_shortfall(g, v_corporation):
 
 def r_rust_trains(g, v_train_type):
     """rust_trains(T): every train of type T leaves the game (to the scrap heap), whoever holds it (library '18xx' procedure rust_trains)"""
-    # at rulespecs/lib/18xx.rules:1958
+    # at rulespecs/lib/18xx.rules:1996
     for v_t in g.name("all_trains"):
-        # at rulespecs/lib/18xx.rules:1959
+        # at rulespecs/lib/18xx.rules:1997
         if (g.attr(v_t, "name") == v_train_type) and (g.b_holder_of(v_t) != g.name("scrap")):
-            # at rulespecs/lib/18xx.rules:1960
+            # at rulespecs/lib/18xx.rules:1998
             g.move(v_t, g.b_holder_of(v_t), g.name("scrap"))
 
 
 def r_make_obsolete(g, v_train_type):
     """make_obsolete(T): the trains of type T are phased out: each runs once more and leaves (library '18xx' procedure make_obsolete)"""
-    # at rulespecs/lib/18xx.rules:1971
+    # at rulespecs/lib/18xx.rules:2009
     g.state_set("obsolete_trains", (v_train_type,), True)
 
 
 def r_call_round(g, v_name):
     """call_round(R): the special round R is held after the current set of operating rounds (and any acquisition round), before the stock round; once in a game (library '18xx' procedure call_round)"""
-    # at rulespecs/lib/18xx.rules:1984
+    # at rulespecs/lib/18xx.rules:2022
     if not g.state_has("rounds_held", v_name):
-        # at rulespecs/lib/18xx.rules:1985
+        # at rulespecs/lib/18xx.rules:2023
         g.state_set("round_due", (v_name,), True)
 
 
 def r_on_first_train(g, v_train):
     """The first train of a type: older trains become obsolete or rust, and the phase it begins starts (library '18xx' procedure on_first_train)"""
-    # at rulespecs/lib/18xx.rules:1996
+    # at rulespecs/lib/18xx.rules:2034
     for v_card in g.name("train_cards"):
-        # at rulespecs/lib/18xx.rules:1997
+        # at rulespecs/lib/18xx.rules:2035
         if g.attr(v_card, "obsolete_on") == g.attr(v_train, "name"):
-            # at rulespecs/lib/18xx.rules:1998
+            # at rulespecs/lib/18xx.rules:2036
             r_make_obsolete(g, g.attr(v_card, "key"))
-        # at rulespecs/lib/18xx.rules:2000
+        # at rulespecs/lib/18xx.rules:2038
         if g.attr(v_train, "name") in g.attr(v_card, "rusts_on"):
-            # at rulespecs/lib/18xx.rules:2001
+            # at rulespecs/lib/18xx.rules:2039
             r_rust_trains(g, g.attr(v_card, "key"))
-    # at rulespecs/lib/18xx.rules:2004
+    # at rulespecs/lib/18xx.rules:2042
     for v_p in g.name("phases"):
-        # at rulespecs/lib/18xx.rules:2005
+        # at rulespecs/lib/18xx.rules:2043
         if (g.attr(v_train, "name") in g.attr(v_p, "on_train")) and (
             not r_phase_at_least(g, g.attr(v_p, "key"))
         ):
-            # at rulespecs/lib/18xx.rules:2006
+            # at rulespecs/lib/18xx.rules:2044
             g.b_enter_phase(g.attr(v_p, "key"))
-    # at rulespecs/lib/18xx.rules:2009
+    # at rulespecs/lib/18xx.rules:2047
     g.emit("first_train", v_train)
 
 
 def r_take_presidency(g, v_corporation):
     """A holder with more than the president takes the presidency, giving shares worth the president's certificate (library '18xx' procedure take_presidency)"""
-    # at rulespecs/lib/18xx.rules:2024
+    # at rulespecs/lib/18xx.rules:2062
     for v_president in g.name("players"):
-        # at rulespecs/lib/18xx.rules:2025
+        # at rulespecs/lib/18xx.rules:2063
         if g.b_holder_of(r_president_certificate(g, v_corporation)) == v_president:
-            # at rulespecs/lib/18xx.rules:2026
+            # at rulespecs/lib/18xx.rules:2064
             r_hand_over_to_challenger(g, v_corporation, v_president, 0)
 
 
 def r_hand_over_to_challenger(g, v_corporation, v_president, v_sold):
     """The holder who takes the presidency from the president, were he to hold n percent less, takes it by the exchange (library '18xx' procedure hand_over_to_challenger)"""
-    # at rulespecs/lib/18xx.rules:2037
+    # at rulespecs/lib/18xx.rules:2075
     for v_holder in g.b_presidency_challengers(v_corporation, v_president, v_sold):
-        # at rulespecs/lib/18xx.rules:2038
+        # at rulespecs/lib/18xx.rules:2076
         r_exchange_presidency(g, v_corporation, v_president, v_holder)
 
 
 def r_exchange_presidency(g, v_corporation, v_president, v_challenger):
     """The challenger gives the president ordinary certificates worth the president's certificate and takes it (library '18xx' procedure exchange_presidency)"""
-    # at rulespecs/lib/18xx.rules:2044
+    # at rulespecs/lib/18xx.rules:2082
     for v_c in g.b_exchange_given(v_corporation, v_challenger):
-        # at rulespecs/lib/18xx.rules:2045
+        # at rulespecs/lib/18xx.rules:2083
         g.move(v_c, v_challenger, v_president)
-    # at rulespecs/lib/18xx.rules:2047
+    # at rulespecs/lib/18xx.rules:2085
     g.move(r_president_certificate(g, v_corporation), v_president, v_challenger)
-    # at rulespecs/lib/18xx.rules:2048
+    # at rulespecs/lib/18xx.rules:2086
     g.emit("president_changed", v_corporation, v_president, v_challenger)
 
 
 def r_can_hand_over_presidency(g, v_corporation, v_player, v_sold):
     """can_hand_over_presidency(C, P, n): P holds C's president's certificate, and were he to hold n percent less, a holder would take it from him (hand_over_presidency) (library '18xx' function can_hand_over_presidency)"""
-    # at rulespecs/lib/18xx.rules:2055
+    # at rulespecs/lib/18xx.rules:2093
     return (g.b_holder_of(r_president_certificate(g, v_corporation)) == v_player) and (
         r_len(g, g.b_presidency_challengers(v_corporation, v_player, v_sold)) > 0
     )
@@ -3282,49 +3385,49 @@ def r_can_hand_over_presidency(g, v_corporation, v_player, v_sold):
 
 def r_hand_over_presidency(g, v_corporation, v_player, v_sold):
     """P, C's president, sells n percent of C, his president's certificate among it: the holder who then holds the most, more than P's n percent less, takes the president's certificate and gives P certificates worth it, which P may then sell (library '18xx' procedure hand_over_presidency)"""
-    # at rulespecs/lib/18xx.rules:2060
+    # at rulespecs/lib/18xx.rules:2098
     if not (g.b_holder_of(r_president_certificate(g, v_corporation)) == v_player):
         raise IllegalAction(
             "the seller does not hold the president's certificate",
             rule="library '18xx' procedure hand_over_presidency",
-            at="rulespecs/lib/18xx.rules:2060",
+            at="rulespecs/lib/18xx.rules:2098",
         )
-    # at rulespecs/lib/18xx.rules:2062
+    # at rulespecs/lib/18xx.rules:2100
     if not (r_can_hand_over_presidency(g, v_corporation, v_player, v_sold)):
         raise IllegalAction(
             "the sale would hand the presidency to nobody: no other holder would then hold more, with certificates worth the president's certificate",
             rule="library '18xx' procedure hand_over_presidency",
-            at="rulespecs/lib/18xx.rules:2062",
+            at="rulespecs/lib/18xx.rules:2100",
         )
-    # at rulespecs/lib/18xx.rules:2064
+    # at rulespecs/lib/18xx.rules:2102
     r_hand_over_to_challenger(g, v_corporation, v_player, v_sold)
-    # at rulespecs/lib/18xx.rules:2066
+    # at rulespecs/lib/18xx.rules:2104
     if not (g.b_holder_of(r_president_certificate(g, v_corporation)) != v_player):
         raise IllegalAction(
             "the president's certificate found no taker",
             rule="library '18xx' procedure hand_over_presidency",
-            at="rulespecs/lib/18xx.rules:2066",
+            at="rulespecs/lib/18xx.rules:2104",
         )
 
 
 def a_end_game(g, v_player):
     """The players end the game by agreement (assumed \"no rulebook ends a game by agreement, yet players do (18xx.games records it as end_game, reason manually_ended): the game ends at once and each player scores his holdings as they stand, by the title's own end scoring\")"""
-    # at rulespecs/lib/18xx.rules:2074
+    # at rulespecs/lib/18xx.rules:2112
     if not (not r_in_round(g, "draft")):
         raise IllegalAction(
             "the game cannot end by agreement before its opening draft is over",
             rule="assumed \"a draft's picks are paid for and owned only when it ends: a game ended in it would leave companies picked and nobody's\"",
-            at="rulespecs/lib/18xx.rules:2074",
+            at="rulespecs/lib/18xx.rules:2112",
         )
-    # at rulespecs/lib/18xx.rules:2076
+    # at rulespecs/lib/18xx.rules:2114
     g.b_end_game_now("agreement")
 
 
 def r_check_take_over(g, v_corporation):
     """A corporation holding another's president's certificate takes it over, at once (library '18xx' procedure check_take_over)"""
-    # at rulespecs/lib/18xx.rules:2087
+    # at rulespecs/lib/18xx.rules:2125
     v_owner = g.b_holder_of(r_president_certificate(g, v_corporation))
-    # at rulespecs/lib/18xx.rules:2089
+    # at rulespecs/lib/18xx.rules:2127
     if (
         (
             (g.among("corporations", v_owner) and (v_owner != v_corporation))
@@ -3332,27 +3435,27 @@ def r_check_take_over(g, v_corporation):
         )
         and (not r_closed(g, v_owner))
     ) and (not r_closed(g, v_corporation)):
-        # at rulespecs/lib/18xx.rules:2091
+        # at rulespecs/lib/18xx.rules:2129
         r_take_over(g, v_owner, v_corporation)
 
 
 def r_take_over_stations(g, v_owner, v_owned, v_swaps):
     """take_over_stations(O, C, n): C's stations in hexes where O has one leave the map; where n > 0, C has stations left and O tokens, O's president chooses up to n of them to replace with O's own, free (a pending place_token; pass to replace no more); the rest leave the map when the choice is over (library '18xx' procedure take_over_stations)"""
-    # at rulespecs/lib/18xx.rules:2105
+    # at rulespecs/lib/18xx.rules:2143
     v_total = r_len(g, g.b_stations(v_owned))
-    # at rulespecs/lib/18xx.rules:2106
+    # at rulespecs/lib/18xx.rules:2144
     v_shared = [
         v_city
         for v_city in g.b_stations(v_owned)
         if any((g.b_part(v_c, "-", 0) == g.b_part(v_city, "-", 0)) for v_c in g.b_stations(v_owner))
     ]
-    # at rulespecs/lib/18xx.rules:2107
+    # at rulespecs/lib/18xx.rules:2145
     for v_city in v_shared:
-        # at rulespecs/lib/18xx.rules:2108
+        # at rulespecs/lib/18xx.rules:2146
         r_remove_station(g, v_owned, v_city)
-    # at rulespecs/lib/18xx.rules:2110
+    # at rulespecs/lib/18xx.rules:2148
     if ((v_swaps > 0) and (v_total > r_len(g, v_shared))) and (r_tokens_left(g, v_owner) > 0):
-        # at rulespecs/lib/18xx.rules:2111
+        # at rulespecs/lib/18xx.rules:2149
         g.list_append(
             "station_swaps",
             (
@@ -3360,7 +3463,7 @@ def r_take_over_stations(g, v_owner, v_owned, v_swaps):
                 v_owned,
             ),
         )
-        # at rulespecs/lib/18xx.rules:2112
+        # at rulespecs/lib/18xx.rules:2150
         g.state_put(
             "station_swaps_left",
             (
@@ -3369,13 +3472,13 @@ def r_take_over_stations(g, v_owner, v_owned, v_swaps):
             ),
             v_swaps,
         )
-        # at rulespecs/lib/18xx.rules:2113
+        # at rulespecs/lib/18xx.rules:2151
         r_require_decision(g, v_owner, "place_token")
 
 
 def r_station_choice_open(g, v_corporation):
     """station_choice_open(C): C's president chooses among the stations of a corporation C took over now (a pass replaces no more of them) (library '18xx' function station_choice_open)"""
-    # at rulespecs/lib/18xx.rules:2119
+    # at rulespecs/lib/18xx.rules:2157
     return any(
         g.list_first_for(
             "station_swaps",
@@ -3390,7 +3493,7 @@ def r_station_choice_open(g, v_corporation):
 
 def r_takeover_station(g, v_corporation, v_city):
     """takeover_station(C, city): the city holds a station of the corporation C has taken over whose stations C's president chooses among now (the first such take-over of C's) (library '18xx' function takeover_station)"""
-    # at rulespecs/lib/18xx.rules:2123
+    # at rulespecs/lib/18xx.rules:2161
     return any(
         (
             g.list_first_for(
@@ -3408,7 +3511,7 @@ def r_takeover_station(g, v_corporation, v_city):
 
 def r_swap_station(g, v_corporation, v_city):
     """swap_station(C, city): the station in the city of the corporation C took over becomes C's, free, counted off the far end of C's charter; when C may replace no more (the limit, no station left, no token left) the choice is over (end_station_swap) (library '18xx' procedure swap_station)"""
-    # at rulespecs/lib/18xx.rules:2127
+    # at rulespecs/lib/18xx.rules:2165
     for v_owned in [
         v_c
         for v_c in g.name("corporations")
@@ -3420,17 +3523,17 @@ def r_swap_station(g, v_corporation, v_city):
             ),
         )
     ]:
-        # at rulespecs/lib/18xx.rules:2128
+        # at rulespecs/lib/18xx.rules:2166
         g.b_hand_over_station(v_owned, v_corporation, v_city)
-        # at rulespecs/lib/18xx.rules:2129
+        # at rulespecs/lib/18xx.rules:2167
         g.set_attr(v_corporation, "tokens_right", (g.attr(v_corporation, "tokens_right") + 1))
-        # at rulespecs/lib/18xx.rules:2130
+        # at rulespecs/lib/18xx.rules:2168
         v_left = g.state_amount("station_swaps_left", v_corporation, v_owned)
-        # at rulespecs/lib/18xx.rules:2131
+        # at rulespecs/lib/18xx.rules:2169
         if ((v_left > 1) and (r_len(g, g.b_stations(v_owned)) > 0)) and (
             r_tokens_left(g, v_corporation) > 0
         ):
-            # at rulespecs/lib/18xx.rules:2132
+            # at rulespecs/lib/18xx.rules:2170
             g.state_put(
                 "station_swaps_left",
                 (
@@ -3440,13 +3543,13 @@ def r_swap_station(g, v_corporation, v_city):
                 (v_left - 1),
             )
         else:
-            # at rulespecs/lib/18xx.rules:2134
+            # at rulespecs/lib/18xx.rules:2172
             r_end_station_swap(g, v_corporation)
 
 
 def r_end_station_swap(g, v_owner):
     """end_station_swap(O): the choice of the stations of the corporation O took over first is over: the rest leave the map; a further take-over's choice of O's comes next (library '18xx' procedure end_station_swap)"""
-    # at rulespecs/lib/18xx.rules:2141
+    # at rulespecs/lib/18xx.rules:2179
     for v_owned in [
         v_c
         for v_c in g.name("corporations")
@@ -3458,7 +3561,7 @@ def r_end_station_swap(g, v_owner):
             ),
         )
     ]:
-        # at rulespecs/lib/18xx.rules:2142
+        # at rulespecs/lib/18xx.rules:2180
         g.list_remove(
             "station_swaps",
             (
@@ -3466,7 +3569,7 @@ def r_end_station_swap(g, v_owner):
                 v_owned,
             ),
         )
-        # at rulespecs/lib/18xx.rules:2143
+        # at rulespecs/lib/18xx.rules:2181
         g.state_put(
             "station_swaps_left",
             (
@@ -3475,21 +3578,21 @@ def r_end_station_swap(g, v_owner):
             ),
             0,
         )
-        # at rulespecs/lib/18xx.rules:2144
+        # at rulespecs/lib/18xx.rules:2182
         r_remove_stations(g, v_owned)
-        # at rulespecs/lib/18xx.rules:2145
+        # at rulespecs/lib/18xx.rules:2183
         r_resolve_decision(g, v_owner, "place_token")
-        # at rulespecs/lib/18xx.rules:2146
+        # at rulespecs/lib/18xx.rules:2184
         if r_station_choice_open(g, v_owner):
-            # at rulespecs/lib/18xx.rules:2147
+            # at rulespecs/lib/18xx.rules:2185
             r_require_decision(g, v_owner, "place_token")
 
 
 def r_discard_collected(g, v_kind):
     """discard_collected(kind): every component of kind leaves the game, collected or not (library '18xx' procedure discard_collected)"""
-    # at rulespecs/lib/18xx.rules:2160
+    # at rulespecs/lib/18xx.rules:2198
     for v_corporation in g.name("corporations"):
-        # at rulespecs/lib/18xx.rules:2161
+        # at rulespecs/lib/18xx.rules:2199
         g.state_put(
             "collected",
             (
@@ -3498,33 +3601,33 @@ def r_discard_collected(g, v_kind):
             ),
             0,
         )
-    # at rulespecs/lib/18xx.rules:2163
+    # at rulespecs/lib/18xx.rules:2201
     g.state_set("collected_gone", (v_kind,), True)
 
 
 def r_take_over(g, v_owner, v_owned):
     """A corporation takes over another: its holdings sold or passed on, its treasury paid out, then it closes (library '18xx' procedure take_over)"""
-    # at rulespecs/lib/18xx.rules:2173
+    # at rulespecs/lib/18xx.rules:2211
     for v_other in g.name("corporations"):
-        # at rulespecs/lib/18xx.rules:2174
+        # at rulespecs/lib/18xx.rules:2212
         if (v_other != v_owner) and (v_other != v_owned):
-            # at rulespecs/lib/18xx.rules:2175
+            # at rulespecs/lib/18xx.rules:2213
             for v_c in r_held_certificates(g, v_owned, v_other):
-                # at rulespecs/lib/18xx.rules:2176
+                # at rulespecs/lib/18xx.rules:2214
                 g.transfer(
                     ((r_price(g, v_other) * g.attr(v_c, "percent")) // 10), g.name("bank"), v_owned
                 )
-                # at rulespecs/lib/18xx.rules:2177
+                # at rulespecs/lib/18xx.rules:2215
                 g.move(v_c, v_owned, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:2183
+    # at rulespecs/lib/18xx.rules:2221
     r_take_over_stations(g, v_owner, v_owned, g.param("takeover_token_swaps"))
-    # at rulespecs/lib/18xx.rules:2186
+    # at rulespecs/lib/18xx.rules:2224
     g.b_stack_charter(v_owner, v_owned, g.param_or("takeover_assets_usable_at_once", False))
-    # at rulespecs/lib/18xx.rules:2187
+    # at rulespecs/lib/18xx.rules:2225
     if v_owner != v_owned:
-        # at rulespecs/lib/18xx.rules:2188
+        # at rulespecs/lib/18xx.rules:2226
         for v_kind in g.param_or("collect_on_lay", []):
-            # at rulespecs/lib/18xx.rules:2189
+            # at rulespecs/lib/18xx.rules:2227
             g.state_put(
                 "collected",
                 (
@@ -3536,7 +3639,7 @@ def r_take_over(g, v_owner, v_owned):
                     + g.state_amount("collected", v_owned, v_kind)
                 ),
             )
-            # at rulespecs/lib/18xx.rules:2190
+            # at rulespecs/lib/18xx.rules:2228
             g.state_put(
                 "collected",
                 (
@@ -3545,7 +3648,7 @@ def r_take_over(g, v_owner, v_owned):
                 ),
                 0,
             )
-    # at rulespecs/lib/18xx.rules:2193
+    # at rulespecs/lib/18xx.rules:2231
     g.state_put(
         "train_limit_bonus",
         (v_owner,),
@@ -3554,47 +3657,47 @@ def r_take_over(g, v_owner, v_owned):
             + g.param_or("takeover_train_limit_bonus", 0)
         ),
     )
-    # at rulespecs/lib/18xx.rules:2194
+    # at rulespecs/lib/18xx.rules:2232
     for v_t in g.b_trains(v_owned):
-        # at rulespecs/lib/18xx.rules:2195
+        # at rulespecs/lib/18xx.rules:2233
         g.move(v_t, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:2197
+    # at rulespecs/lib/18xx.rules:2235
     for v_c in r_held_certificates(g, v_owned, v_owner):
-        # at rulespecs/lib/18xx.rules:2198
+        # at rulespecs/lib/18xx.rules:2236
         g.move(v_c, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:2200
+    # at rulespecs/lib/18xx.rules:2238
     for v_company in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:2201
+        # at rulespecs/lib/18xx.rules:2239
         if (g.b_holder_of(v_company) == v_owned) and (not r_closed(g, v_company)):
-            # at rulespecs/lib/18xx.rules:2202
+            # at rulespecs/lib/18xx.rules:2240
             g.move(v_company, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:2207
+    # at rulespecs/lib/18xx.rules:2245
     v_payout = r_floor_to(g, g.b_cash(v_owned), g.param("takeover_payout_rounding"))
-    # at rulespecs/lib/18xx.rules:2208
+    # at rulespecs/lib/18xx.rules:2246
     for v_c in g.attr(v_owned, "certificates"):
-        # at rulespecs/lib/18xx.rules:2209
+        # at rulespecs/lib/18xx.rules:2247
         v_holder = g.b_holder_of(v_c)
-        # at rulespecs/lib/18xx.rules:2210
+        # at rulespecs/lib/18xx.rules:2248
         if (r_opens_holding(g, v_c) and (v_holder != v_owned)) and (v_holder != g.name("scrap")):
-            # at rulespecs/lib/18xx.rules:2211
+            # at rulespecs/lib/18xx.rules:2249
             g.transfer(
                 r_pay_per_share(g, v_owned, v_holder, v_payout),
                 v_owned,
                 (g.name("bank") if (v_holder == g.name("pool")) else v_holder),
             )
-    # at rulespecs/lib/18xx.rules:2214
+    # at rulespecs/lib/18xx.rules:2252
     g.transfer(g.b_cash(v_owned), v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:2215
+    # at rulespecs/lib/18xx.rules:2253
     r_close_corporation(g, v_owned)
-    # at rulespecs/lib/18xx.rules:2216
+    # at rulespecs/lib/18xx.rules:2254
     if r_len(g, g.b_trains(v_owner)) > r_train_limit(g, v_owner):
-        # at rulespecs/lib/18xx.rules:2217
+        # at rulespecs/lib/18xx.rules:2255
         r_require_decision(g, v_owner, "discard_train")
 
 
 def r_sold_out(g, v_corporation):
     """sold_out(C): every share of C is with the players (and other corporations, where sold_out_holders names them) (library '18xx' function sold_out)"""
-    # at rulespecs/lib/18xx.rules:2242
+    # at rulespecs/lib/18xx.rules:2280
     return (
         sum(g.b_percent(v_p, v_corporation) for v_p in g.name("players"))
         + (
@@ -3610,11 +3713,11 @@ def r_sold_out(g, v_corporation):
 
 def r_release_capital(g, v_corporation):
     """Partial capitalisation: the rest of a floated corporation's capital, once (library '18xx' procedure release_capital)"""
-    # at rulespecs/lib/18xx.rules:2275
+    # at rulespecs/lib/18xx.rules:2313
     if ((g.param("capitalisation") == "partial") and r_floated(g, v_corporation)) and (
         not g.state_has("capital_released", v_corporation)
     ):
-        # at rulespecs/lib/18xx.rules:2276
+        # at rulespecs/lib/18xx.rules:2314
         g.transfer(
             (
                 (10 * r_par_price(g, v_corporation))
@@ -3623,13 +3726,13 @@ def r_release_capital(g, v_corporation):
             g.name("bank"),
             v_corporation,
         )
-        # at rulespecs/lib/18xx.rules:2277
+        # at rulespecs/lib/18xx.rules:2315
         g.state_set("capital_released", (v_corporation,), True)
 
 
 def r_stays_open(g, v_company):
     """stays_open(X): whether private X escapes the closing of privates now: it has an ability `effect: stays_open` whose `owner` (player, or corporation where it names none) is the kind of its holder (library '18xx' function stays_open)"""
-    # at rulespecs/lib/18xx.rules:2289
+    # at rulespecs/lib/18xx.rules:2327
     return any(
         (
             (g.attr(v_a, "effect") == "stays_open")
@@ -3645,7 +3748,7 @@ def r_stays_open(g, v_company):
 
 def r_marker_leaves_on_close(g, v_company):
     """marker_leaves_on_close(X): whether private X's revenue marker leaves the map as the privates close: a player holds X, open, and its player-owner marker ability says removed_on_close (library '18xx' function marker_leaves_on_close)"""
-    # at rulespecs/lib/18xx.rules:2297
+    # at rulespecs/lib/18xx.rules:2335
     return (
         g.among("players", g.b_holder_of(v_company)) and (not g.attr(v_company, "closed"))
     ) and any(
@@ -3659,33 +3762,33 @@ def r_marker_leaves_on_close(g, v_company):
 
 def r_remove_markers(g):
     """remove_markers(): every revenue marker leaves the map (their bonuses end) (library '18xx' procedure remove_markers)"""
-    # at rulespecs/lib/18xx.rules:2303
+    # at rulespecs/lib/18xx.rules:2341
     for v_x in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:2304
+        # at rulespecs/lib/18xx.rules:2342
         g.b_place_marker(v_x, None)
-    # at rulespecs/lib/18xx.rules:2306
+    # at rulespecs/lib/18xx.rules:2344
     for v_c in g.name("corporations"):
-        # at rulespecs/lib/18xx.rules:2307
+        # at rulespecs/lib/18xx.rules:2345
         g.b_place_marker(v_c, None)
 
 
 def r_close_privates(g):
     """Every private closes, but one that stays open (library '18xx' procedure close_privates)"""
-    # at rulespecs/lib/18xx.rules:2315
+    # at rulespecs/lib/18xx.rules:2353
     for v_company in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:2316
+        # at rulespecs/lib/18xx.rules:2354
         if not r_stays_open(g, v_company):
-            # at rulespecs/lib/18xx.rules:2317
+            # at rulespecs/lib/18xx.rules:2355
             if r_marker_leaves_on_close(g, v_company):
-                # at rulespecs/lib/18xx.rules:2318
+                # at rulespecs/lib/18xx.rules:2356
                 g.b_place_marker(v_company, None)
-            # at rulespecs/lib/18xx.rules:2320
+            # at rulespecs/lib/18xx.rules:2358
             r_close_private(g, v_company)
 
 
 def r_pending_decision(g, v_entity, v_decision):
     """pending_decision(E, a): whether E owes decision a now (the first one owed) (library '18xx' function pending_decision)"""
-    # at rulespecs/lib/18xx.rules:2350
+    # at rulespecs/lib/18xx.rules:2388
     return g.list_first(
         "decisions",
         (
@@ -3697,7 +3800,7 @@ def r_pending_decision(g, v_entity, v_decision):
 
 def r_require_decision(g, v_entity, v_decision):
     """require_decision(E, a): E must take action a before play goes on (after the decisions owed before it; once only) (library '18xx' procedure require_decision)"""
-    # at rulespecs/lib/18xx.rules:2353
+    # at rulespecs/lib/18xx.rules:2391
     if not g.list_contains(
         "decisions",
         (
@@ -3705,7 +3808,7 @@ def r_require_decision(g, v_entity, v_decision):
             v_decision,
         ),
     ):
-        # at rulespecs/lib/18xx.rules:2354
+        # at rulespecs/lib/18xx.rules:2392
         g.list_append(
             "decisions",
             (
@@ -3713,13 +3816,13 @@ def r_require_decision(g, v_entity, v_decision):
                 v_decision,
             ),
         )
-        # at rulespecs/lib/18xx.rules:2355
+        # at rulespecs/lib/18xx.rules:2393
         g.b_move_turn(v_entity, "decisions_changed")
 
 
 def r_resolve_decision(g, v_entity, v_decision):
     """resolve_decision(E, a): E's decision a is taken; the next one owed (if any) comes first (library '18xx' procedure resolve_decision)"""
-    # at rulespecs/lib/18xx.rules:2360
+    # at rulespecs/lib/18xx.rules:2398
     g.list_remove(
         "decisions",
         (
@@ -3727,19 +3830,19 @@ def r_resolve_decision(g, v_entity, v_decision):
             v_decision,
         ),
     )
-    # at rulespecs/lib/18xx.rules:2361
+    # at rulespecs/lib/18xx.rules:2399
     g.b_move_turn(v_entity, "decisions_changed")
 
 
 def r_started(g, v_corporation):
     """started(C): C has been started: it has a par price (library '18xx' function started)"""
-    # at rulespecs/lib/18xx.rules:2368
+    # at rulespecs/lib/18xx.rules:2406
     return g.attr(v_corporation, "started")
 
 
 def r_dearest_train_price(g):
     """dearest_train_price(): the highest price of a side of any train the bank sells now, from the depot or the pool, that meets a corporation's duty to own one; 0 when there is none (library '18xx' function dearest_train_price)"""
-    # at rulespecs/lib/18xx.rules:2374
+    # at rulespecs/lib/18xx.rules:2412
     return r_max(
         g,
         max((r_dearest_side(g, v_t) for v_t in r_obliging_trains(g)), default=0),
@@ -3759,47 +3862,47 @@ def r_dearest_train_price(g):
 
 def r_close_minor(g, v_minor):
     """close_minor(M): minor M closes: its cash goes to the bank, its trains leave, its tokens leave the map (library '18xx' procedure close_minor)"""
-    # at rulespecs/lib/18xx.rules:2380
+    # at rulespecs/lib/18xx.rules:2418
     g.set_attr(v_minor, "closed", True)
-    # at rulespecs/lib/18xx.rules:2381
+    # at rulespecs/lib/18xx.rules:2419
     g.transfer(g.b_cash(v_minor), v_minor, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:2382
+    # at rulespecs/lib/18xx.rules:2420
     for v_t in g.b_trains(v_minor):
-        # at rulespecs/lib/18xx.rules:2383
+        # at rulespecs/lib/18xx.rules:2421
         g.move(v_t, v_minor, g.name("scrap"))
-    # at rulespecs/lib/18xx.rules:2385
+    # at rulespecs/lib/18xx.rules:2423
     r_remove_stations(g, v_minor)
 
 
 def r_reset_corporation(g, v_corporation):
     """reset_corporation(C): every certificate back in C's IPO, its price token off the market and its stations off the map, no par, not floated: C may start again (library '18xx' procedure reset_corporation)"""
-    # at rulespecs/lib/18xx.rules:2394
+    # at rulespecs/lib/18xx.rules:2432
     for v_c in g.attr(v_corporation, "certificates"):
-        # at rulespecs/lib/18xx.rules:2395
+        # at rulespecs/lib/18xx.rules:2433
         if g.b_holder_of(v_c) != r_ipo_of(g, v_corporation):
-            # at rulespecs/lib/18xx.rules:2396
+            # at rulespecs/lib/18xx.rules:2434
             g.move(v_c, g.b_holder_of(v_c), r_ipo_of(g, v_corporation))
-    # at rulespecs/lib/18xx.rules:2399
+    # at rulespecs/lib/18xx.rules:2437
     g.set_attr(v_corporation, "cell", None)
-    # at rulespecs/lib/18xx.rules:2400
+    # at rulespecs/lib/18xx.rules:2438
     r_remove_stations(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:2401
+    # at rulespecs/lib/18xx.rules:2439
     g.set_attr(v_corporation, "par", None)
-    # at rulespecs/lib/18xx.rules:2402
+    # at rulespecs/lib/18xx.rules:2440
     g.set_attr(v_corporation, "floated", False)
-    # at rulespecs/lib/18xx.rules:2403
+    # at rulespecs/lib/18xx.rules:2441
     g.set_attr(v_corporation, "tokens", 0)
-    # at rulespecs/lib/18xx.rules:2404
+    # at rulespecs/lib/18xx.rules:2442
     g.set_attr(v_corporation, "revenue", 0)
-    # at rulespecs/lib/18xx.rules:2405
+    # at rulespecs/lib/18xx.rules:2443
     if g.attr(v_corporation, "extra_tokens") > 0:
-        # at rulespecs/lib/18xx.rules:2407
+        # at rulespecs/lib/18xx.rules:2445
         g.set_attr(v_corporation, "extra_tokens", 0)
 
 
 def r_limit_trains(g, v_corporation):
     """limit_trains(C): the trains of C that count against its train limit (library '18xx' function limit_trains)"""
-    # at rulespecs/lib/18xx.rules:2417
+    # at rulespecs/lib/18xx.rules:2455
     return (
         r_len(g, g.b_trains(v_corporation))
         if g.param_or("obsolete_trains_count_for_limit", True)
@@ -3816,74 +3919,74 @@ def r_limit_trains(g, v_corporation):
 
 def r_close_private(g, v_company):
     """close_private(X): private X closes (no more income, no more ability) (library '18xx' procedure close_private)"""
-    # at rulespecs/lib/18xx.rules:2423
+    # at rulespecs/lib/18xx.rules:2461
     g.set_attr(v_company, "closed", True)
-    # at rulespecs/lib/18xx.rules:2424
+    # at rulespecs/lib/18xx.rules:2462
     g.b_unreserve(v_company, False)
 
 
 def r_remove_reservations(g):
     """remove_reservations(): every station slot an ability keeps (effect reserved_slot) is open again; the homes stay kept (library '18xx' procedure remove_reservations)"""
-    # at rulespecs/lib/18xx.rules:2432
+    # at rulespecs/lib/18xx.rules:2470
     for v_x in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:2433
+        # at rulespecs/lib/18xx.rules:2471
         g.b_unreserve(v_x, False)
-    # at rulespecs/lib/18xx.rules:2435
+    # at rulespecs/lib/18xx.rules:2473
     for v_c in g.name("corporations"):
-        # at rulespecs/lib/18xx.rules:2436
+        # at rulespecs/lib/18xx.rules:2474
         g.b_unreserve(v_c, False)
 
 
 def r_unreserve_home(g, v_corporation):
     """unreserve_home(C): C's home station circle is no longer kept for it, nor any other slot (other companies may take them) (library '18xx' procedure unreserve_home)"""
-    # at rulespecs/lib/18xx.rules:2441
+    # at rulespecs/lib/18xx.rules:2479
     g.b_unreserve(v_corporation, True)
 
 
 def r_close_corporation(g, v_corporation):
     """close_corporation(C): C closes: its certificates leave the game, its cash goes to the bank, its trains leave the game, its privates close, its stations leave the map (but those a take-over's owner still chooses among, which leave when the choice is over) (library '18xx' procedure close_corporation)"""
-    # at rulespecs/lib/18xx.rules:2458
+    # at rulespecs/lib/18xx.rules:2496
     g.set_attr(v_corporation, "closed", True)
-    # at rulespecs/lib/18xx.rules:2459
+    # at rulespecs/lib/18xx.rules:2497
     if g.param_or("held_shares_on_close", "kept") == "pool":
-        # at rulespecs/lib/18xx.rules:2461
+        # at rulespecs/lib/18xx.rules:2499
         for v_c in g.name("corporations"):
-            # at rulespecs/lib/18xx.rules:2462
+            # at rulespecs/lib/18xx.rules:2500
             if v_c != v_corporation:
-                # at rulespecs/lib/18xx.rules:2463
+                # at rulespecs/lib/18xx.rules:2501
                 for v_x in g.attr(v_c, "certificates"):
-                    # at rulespecs/lib/18xx.rules:2464
+                    # at rulespecs/lib/18xx.rules:2502
                     if g.b_holder_of(v_x) == v_corporation:
-                        # at rulespecs/lib/18xx.rules:2465
+                        # at rulespecs/lib/18xx.rules:2503
                         g.move(v_x, v_corporation, g.name("pool"))
     elif g.param_or("held_shares_on_close", "kept") == "kept":
         pass
     else:
-        # at rulespecs/lib/18xx.rules:2459
+        # at rulespecs/lib/18xx.rules:2497
         raise IllegalAction(
             "no case of this match holds the value of `held_shares_on_close`",
             rule="library '18xx' procedure close_corporation",
-            at="rulespecs/lib/18xx.rules:2459",
+            at="rulespecs/lib/18xx.rules:2497",
         )
-    # at rulespecs/lib/18xx.rules:2474
+    # at rulespecs/lib/18xx.rules:2512
     for v_x in g.attr(v_corporation, "certificates"):
-        # at rulespecs/lib/18xx.rules:2475
+        # at rulespecs/lib/18xx.rules:2513
         if g.b_holder_of(v_x) != g.name("scrap"):
-            # at rulespecs/lib/18xx.rules:2476
+            # at rulespecs/lib/18xx.rules:2514
             g.move(v_x, g.b_holder_of(v_x), g.name("scrap"))
-    # at rulespecs/lib/18xx.rules:2479
+    # at rulespecs/lib/18xx.rules:2517
     g.transfer(g.b_cash(v_corporation), v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:2480
+    # at rulespecs/lib/18xx.rules:2518
     for v_t in g.b_trains(v_corporation):
-        # at rulespecs/lib/18xx.rules:2481
+        # at rulespecs/lib/18xx.rules:2519
         g.move(v_t, v_corporation, g.name("scrap"))
-    # at rulespecs/lib/18xx.rules:2483
+    # at rulespecs/lib/18xx.rules:2521
     for v_x in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:2484
+        # at rulespecs/lib/18xx.rules:2522
         if g.b_holder_of(v_x) == v_corporation:
-            # at rulespecs/lib/18xx.rules:2485
+            # at rulespecs/lib/18xx.rules:2523
             g.set_attr(v_x, "closed", True)
-    # at rulespecs/lib/18xx.rules:2488
+    # at rulespecs/lib/18xx.rules:2526
     if not any(
         g.list_contains(
             "station_swaps",
@@ -3894,50 +3997,50 @@ def r_close_corporation(g, v_corporation):
         )
         for v_c in g.name("corporations")
     ):
-        # at rulespecs/lib/18xx.rules:2489
+        # at rulespecs/lib/18xx.rules:2527
         r_remove_stations(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:2491
+    # at rulespecs/lib/18xx.rules:2529
     g.emit("corporation_closed", v_corporation)
-    # at rulespecs/lib/18xx.rules:2492
+    # at rulespecs/lib/18xx.rules:2530
     if "all_closed" in g.param("game_end"):
-        # at rulespecs/lib/18xx.rules:2493
+        # at rulespecs/lib/18xx.rules:2531
         if (
             any(r_started(g, v_c) for v_c in g.name("corporations"))
             and all(((not r_started(g, v_c)) or r_closed(g, v_c)) for v_c in g.name("corporations"))
         ) and all((r_closed(g, v_c) or (not g.b_available(v_c))) for v_c in g.name("corporations")):
-            # at rulespecs/lib/18xx.rules:2495
+            # at rulespecs/lib/18xx.rules:2533
             g.b_end_game_now("all_closed")
 
 
 def r_remove_station(g, v_company, v_city):
     """remove_station(C, city): C's station in the city leaves the map, its circle free again; refused where C has none there (library '18xx' procedure remove_station)"""
-    # at rulespecs/lib/18xx.rules:2506
+    # at rulespecs/lib/18xx.rules:2544
     g.b_hand_over_station(v_company, None, v_city)
 
 
 def r_remove_stations(g, v_company):
     """remove_stations(C): every station of C leaves the map, their circles free again (library '18xx' procedure remove_stations)"""
-    # at rulespecs/lib/18xx.rules:2510
+    # at rulespecs/lib/18xx.rules:2548
     for v_city in g.b_stations(v_company):
-        # at rulespecs/lib/18xx.rules:2511
+        # at rulespecs/lib/18xx.rules:2549
         g.b_hand_over_station(v_company, None, v_city)
 
 
 def r_in_round(g, v_kind):
     """in_round(R): the round being played is R (library '18xx' function in_round)"""
-    # at rulespecs/lib/18xx.rules:2522
+    # at rulespecs/lib/18xx.rules:2560
     return g.g["round"] == v_kind
 
 
 def r_acting(g, v_entity):
     """acting(E): E acts now (its turn, or a decision it owes first) (library '18xx' function acting)"""
-    # at rulespecs/lib/18xx.rules:2524
+    # at rulespecs/lib/18xx.rules:2562
     return g.name("acting_entity") == v_entity
 
 
 def r_in_step(g, v_corporation, v_name):
     """in_step(C, s): C is operating and at step s (or at a combined step, track_and_token, that includes s) (library '18xx' function in_step)"""
-    # at rulespecs/lib/18xx.rules:2527
+    # at rulespecs/lib/18xx.rules:2565
     return ((g.g["round"] == "operating") and (g.name("operating_company") == v_corporation)) and (
         (g.g["step"] == v_name)
         or (
@@ -3949,85 +4052,85 @@ def r_in_step(g, v_corporation, v_name):
 
 def r_pass_turn(g, v_entity):
     """pass_turn(E): E passes: in a stock round its turn ends (every player passing in a row ends the round), in an auction it drops out or the next bidder bids, in an operating round the step is skipped; a decision E owes that the title lets it decline is taken without being done (library '18xx' procedure pass_turn)"""
-    # at rulespecs/lib/18xx.rules:2539
+    # at rulespecs/lib/18xx.rules:2577
     g.b_move_turn(v_entity, "passed")
 
 
 def r_bid_placed(g, v_player):
     """bid_placed(P): P has placed a bid (place_bid, open_bid, move_bid, auction_bid, an acquisition's bid) or picked a company (pick): the turn passes to the next bidder or player (library '18xx' procedure bid_placed)"""
-    # at rulespecs/lib/18xx.rules:2543
+    # at rulespecs/lib/18xx.rules:2581
     g.b_move_turn(v_player, "bid_made")
 
 
 def r_bought(g, v_player, v_corporation):
     """bought(P, C): P has bought a certificate of C: C floats if players now hold its float, its presidency goes to its largest holder; P's turn ends where the title allows one purchase and no sale after it (library '18xx' procedure bought)"""
-    # at rulespecs/lib/18xx.rules:2547
-    g.b_check_float(v_corporation)
-    # at rulespecs/lib/18xx.rules:2548
+    # at rulespecs/lib/18xx.rules:2585
+    r_check_float(g, v_corporation)
+    # at rulespecs/lib/18xx.rules:2586
     g.b_check_president(v_corporation)
-    # at rulespecs/lib/18xx.rules:2549
+    # at rulespecs/lib/18xx.rules:2587
     g.b_move_turn(v_player, "certificate_bought")
 
 
 def r_private_sold(g, v_player, v_company):
     """private_sold(P, X): P has bought X at its offered price: X's grants go to P, the next private is offered and play goes on from P (library '18xx' procedure private_sold)"""
-    # at rulespecs/lib/18xx.rules:2553
+    # at rulespecs/lib/18xx.rules:2591
     g.b_give_grants(v_player, v_company)
-    # at rulespecs/lib/18xx.rules:2554
+    # at rulespecs/lib/18xx.rules:2592
     g.b_move_turn(v_player, "private_bought")
 
 
 def r_end_step(g, v_corporation):
     """end_step(C): C's current step is done: the next step of its turn (a combined step once its station and lays are all done), or its turn ends after its last (library '18xx' procedure end_step)"""
-    # at rulespecs/lib/18xx.rules:2558
+    # at rulespecs/lib/18xx.rules:2596
     g.b_move_turn(v_corporation, "step_ended")
 
 
 def q_buy_shares(g, v_player):
     """The opening guards of buy_shares that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1502
+    # at rulespecs/lib/18xx.rules:1540
     if not (r_in_round(g, "stock")):
         return "shares are bought in a stock round"
-    # at rulespecs/lib/18xx.rules:1503
+    # at rulespecs/lib/18xx.rules:1541
     if not (r_may_buy_now(g, v_player)):
         return "one purchase per turn, after the privates are sold"
 
 
 def q_sell_shares(g, v_player):
     """The opening guards of sell_shares that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1548
+    # at rulespecs/lib/18xx.rules:1586
     v_emergency = r_in_round(g, "operating") and r_emergency_seller(g, v_player)
-    # at rulespecs/lib/18xx.rules:1549
+    # at rulespecs/lib/18xx.rules:1587
     if not (r_in_round(g, "stock") or v_emergency):
         return "shares are sold in a stock round (or by a president raising money for a train)"
-    # at rulespecs/lib/18xx.rules:1550
+    # at rulespecs/lib/18xx.rules:1588
     if not (r_may_sell_now(g, v_player) or v_emergency):
         return "no selling after buying in this turn"
 
 
 def q_dividend(g, v_corporation):
     """The opening guards of dividend that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1747
+    # at rulespecs/lib/18xx.rules:1785
     if not (r_in_step(g, v_corporation, "dividend")):
         return "revenue is disposed of after the trains run"
 
 
 def q_discard_train(g, v_corporation):
     """The opening guards of discard_train that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1906
+    # at rulespecs/lib/18xx.rules:1944
     if not (r_pending_decision(g, v_corporation, "discard_train")):
         return "only a corporation over the train limit discards"
 
 
 def q2_buy_shares(g, v_player, v_corporation):
     """The opening guards of buy_shares that read only its entity and corporation (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1504
+    # at rulespecs/lib/18xx.rules:1542
     if not (r_started(g, v_corporation)):
         return "the corporation is not started"
-    # at rulespecs/lib/18xx.rules:1505
+    # at rulespecs/lib/18xx.rules:1543
     if not (not g.state_has("sold_this_round", v_player, v_corporation)):
         return "no buying back a corporation sold this round"
-    # at rulespecs/lib/18xx.rules:1508
+    # at rulespecs/lib/18xx.rules:1546
     if not (
         ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
         or r_in_zone(g, v_corporation, "no_cert_limit")
@@ -4037,18 +4140,18 @@ def q2_buy_shares(g, v_player, v_corporation):
 
 def qr_buy_shares(g):
     """The opening guards of buy_shares that read only the round (the listing round probe)"""
-    # at rulespecs/lib/18xx.rules:1502
+    # at rulespecs/lib/18xx.rules:1540
     if not (r_in_round(g, "stock")):
         raise IllegalAction(
             "shares are bought in a stock round",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1502",
+            at="rulespecs/lib/18xx.rules:1540",
         )
 
 
 def qb2_buy_shares(g, v_player, v_corporation):
     """The opening guards of buy_shares that read more than its entity and corporation, judged by a lower bound (the listing bound probe)"""
-    # at rulespecs/lib/18xx.rules:1513
+    # at rulespecs/lib/18xx.rules:1551
     if not (
         g.b_cash(v_player)
         >= g._least_product(
@@ -4068,73 +4171,73 @@ def qb2_buy_shares(g, v_player, v_corporation):
 
 def q2_dividend(g, v_corporation, v_kind):
     """The opening guards of dividend that read only its entity and kind (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1748
+    # at rulespecs/lib/18xx.rules:1786
     if not (v_kind in g.param("dividend_kinds")):
         return "the title does not allow that"
 
 
 def qt_dividend(g, v_corporation):
     """The opening guards of dividend that read only the round, the step, the operating company and the decisions owed (the listing step probe)"""
-    # at rulespecs/lib/18xx.rules:1747
+    # at rulespecs/lib/18xx.rules:1785
     if not (r_in_step(g, v_corporation, "dividend")):
         return "revenue is disposed of after the trains run"
 
 
 def q2_discard_train(g, v_corporation, v_train):
     """The opening guards of discard_train that read only its entity and train (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1907
+    # at rulespecs/lib/18xx.rules:1945
     if not (g.b_holder_of(v_train) == v_corporation):
         return "the corporation does not own that train"
 
 
 def qt_discard_train(g, v_corporation):
     """The opening guards of discard_train that read only the round, the step, the operating company and the decisions owed (the listing step probe)"""
-    # at rulespecs/lib/18xx.rules:1906
+    # at rulespecs/lib/18xx.rules:1944
     if not (r_pending_decision(g, v_corporation, "discard_train")):
         return "only a corporation over the train limit discards"
 
 
 def t_count_stock_rounds(g, *_rest):
     """A stock round begins: it is counted"""
-    # at rulespecs/lib/18xx.rules:1467
+    # at rulespecs/lib/18xx.rules:1505
     g.state_put("stock_round_number", (), (g.state_amount("stock_round_number") + 1))
 
 
 def t_first_train(g, v_train, *_rest):
     """The first train of a type is bought or exported"""
-    # at rulespecs/lib/18xx.rules:2013
+    # at rulespecs/lib/18xx.rules:2051
     r_on_first_train(g, v_train)
 
 
 def t_end_stock_round(g, *_rest):
     """At the end of a stock round, sold-out corporations rise"""
-    # at rulespecs/lib/18xx.rules:2228
+    # at rulespecs/lib/18xx.rules:2266
     for v_c in g.b_market_order():
-        # at rulespecs/lib/18xx.rules:2229
+        # at rulespecs/lib/18xx.rules:2267
         if g.param("sold_out_rise") and r_sold_out(g, v_c):
-            # at rulespecs/lib/18xx.rules:2230
+            # at rulespecs/lib/18xx.rules:2268
             r_market_move(g, v_c, "up")
-        # at rulespecs/lib/18xx.rules:2232
+        # at rulespecs/lib/18xx.rules:2270
         if (g.param_or("pool_drop_at_round_end", False) and (not r_closed(g, v_c))) and (
             r_pool_percent(g, v_c) > 0
         ):
-            # at rulespecs/lib/18xx.rules:2233
+            # at rulespecs/lib/18xx.rules:2271
             r_market_move(g, v_c, "down")
 
 
 def t_full_capitalisation(g, v_corporation, *_rest):
     """Full capitalisation: the corporation receives its whole capital when it floats"""
-    # at rulespecs/lib/18xx.rules:2252
+    # at rulespecs/lib/18xx.rules:2290
     if g.param("capitalisation") == "full":
-        # at rulespecs/lib/18xx.rules:2253
+        # at rulespecs/lib/18xx.rules:2291
         g.transfer((10 * r_par_price(g, v_corporation)), g.name("bank"), v_corporation)
 
 
 def t_partial_capitalisation(g, v_corporation, *_rest):
     """Partial capitalisation: the corporation receives a part of its capital when it floats"""
-    # at rulespecs/lib/18xx.rules:2267
+    # at rulespecs/lib/18xx.rules:2305
     if g.param("capitalisation") == "partial":
-        # at rulespecs/lib/18xx.rules:2268
+        # at rulespecs/lib/18xx.rules:2306
         g.transfer(
             ((g.param("capitalised_percent") * r_par_price(g, v_corporation)) // 10),
             g.name("bank"),
@@ -4144,21 +4247,21 @@ def t_partial_capitalisation(g, v_corporation, *_rest):
 
 def t_privates_close(g, *_rest):
     """Privates close"""
-    # at rulespecs/lib/18xx.rules:2282
+    # at rulespecs/lib/18xx.rules:2320
     r_close_privates(g)
 
 
 def t_private_income(g, *_rest):
     """Privates pay their income"""
-    # at rulespecs/lib/18xx.rules:2326
+    # at rulespecs/lib/18xx.rules:2364
     for v_company in r_open_privates(g):
-        # at rulespecs/lib/18xx.rules:2327
+        # at rulespecs/lib/18xx.rules:2365
         g.transfer(g.attr(v_company, "income"), g.name("bank"), r_owner(g, v_company))
 
 
 def r_emergency_seller(g, v_player):
     """emergency_seller(P): P presides the corporation operating now, which must buy a train it and P together cannot pay for: P may sell shares (library '18xx' function emergency_seller)"""
-    # at rulespecs/lib/18xx.rules:984
+    # at rulespecs/lib/18xx.rules:1022
     return r_in_round(g, "operating") and any(
         (
             (r_must_buy_train(g, v_c) and (r_president(g, v_c) == v_player))
@@ -4170,19 +4273,19 @@ def r_emergency_seller(g, v_player):
 
 def r_run_bonus_per_stop(g, v_corporation):
     """run_bonus_per_stop(C): what C's run with the most stops earns more for each of its stops, its privates' stop_bonus abilities apart: nothing here (library '18xx' function run_bonus_per_stop)"""
-    # at rulespecs/lib/18xx.rules:1741
+    # at rulespecs/lib/18xx.rules:1779
     return 0
 
 
 def r_may_add_revenue(g, v_corporation):
     """may_add_revenue(C): whether C may still add to its revenue before its dividend, so that a run earning nothing still asks for the dividend: never here (library '18xx' function may_add_revenue)"""
-    # at rulespecs/lib/18xx.rules:1744
+    # at rulespecs/lib/18xx.rules:1782
     return False
 
 
 def r_may_buy_train_from(g, v_corporation, v_seller):
     """whether the corporation may buy a train from that corporation now: always, unless the title says (library '18xx' function may_buy_train_from)"""
-    # at rulespecs/lib/18xx.rules:1915
+    # at rulespecs/lib/18xx.rules:1953
     return True
 
 
@@ -4192,46 +4295,46 @@ def r_emergency_sale_noted(g, v_player, v_corporation):
 
 def q_par(g, v_player):
     """The opening guards of par that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1440
+    # at rulespecs/lib/18xx.rules:1478
     if not (r_in_round(g, "stock")):
         return "a corporation is started in a stock round"
-    # at rulespecs/lib/18xx.rules:1441
+    # at rulespecs/lib/18xx.rules:1479
     if not (r_may_buy_now(g, v_player)):
         return "one purchase per turn, after the privates are sold"
-    # at rulespecs/lib/18xx.rules:1446
+    # at rulespecs/lib/18xx.rules:1484
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         return "the certificate limit would be exceeded"
 
 
 def q_lay_tile(g, v_corporation):
     """The opening guards of lay_tile that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1645
+    # at rulespecs/lib/18xx.rules:1683
     if not (r_in_step(g, v_corporation, "lay_tile")):
         return "tiles are laid at the start of a turn"
 
 
 def q_buy_train(g, v_corporation):
     """The opening guards of buy_train that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1830
+    # at rulespecs/lib/18xx.rules:1868
     if not (r_in_step(g, v_corporation, "buy_train")):
         return "trains are bought at the end of the turn"
 
 
 def q2_par(g, v_player, v_corporation):
     """The opening guards of par that read only its entity and corporation (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1442
+    # at rulespecs/lib/18xx.rules:1480
     if not (not r_started(g, v_corporation)):
         return "the corporation is already started"
-    # at rulespecs/lib/18xx.rules:1443
+    # at rulespecs/lib/18xx.rules:1481
     if not (not r_closed(g, v_corporation)):
         return "the corporation is out of the game"
 
 
 def qb2_par(g, v_player, v_corporation):
     """The opening guards of par that read more than its entity and corporation, judged by a lower bound (the listing bound probe)"""
-    # at rulespecs/lib/18xx.rules:1445
+    # at rulespecs/lib/18xx.rules:1483
     v_cert = r_president_certificate(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:1447
+    # at rulespecs/lib/18xx.rules:1485
     if not (
         g.b_cash(v_player)
         >= g._least_product(g._least(r_par_prices(g, v_corporation)), g.attr(v_cert, "shares"))
@@ -4241,38 +4344,38 @@ def qb2_par(g, v_player, v_corporation):
 
 def qt_lay_tile(g, v_corporation):
     """The opening guards of lay_tile that read only the round, the step, the operating company and the decisions owed (the listing step probe)"""
-    # at rulespecs/lib/18xx.rules:1645
+    # at rulespecs/lib/18xx.rules:1683
     if not (r_in_step(g, v_corporation, "lay_tile")):
         return "tiles are laid at the start of a turn"
 
 
 def qb_lay_tile(g, v_corporation):
     """The opening guards of lay_tile that read more than its entity, judged by a lower bound (the listing bound probe)"""
-    # at rulespecs/lib/18xx.rules:1647
+    # at rulespecs/lib/18xx.rules:1685
     if not (g.b_cash(v_corporation) >= g._least_lay_cost()):
         return "the company cannot pay the terrain cost"
 
 
 def qb2_lay_tile(g, v_corporation, v_hex):
     """The opening guards of lay_tile that read more than its entity and hex, judged by a lower bound (the listing bound probe)"""
-    # at rulespecs/lib/18xx.rules:1647
+    # at rulespecs/lib/18xx.rules:1685
     if not (g.b_cash(v_corporation) >= g._least_lay_cost_at(v_hex)):
         return "the company cannot pay the terrain cost"
 
 
 def qt_buy_train(g, v_corporation):
     """The opening guards of buy_train that read only the round, the step, the operating company and the decisions owed (the listing step probe)"""
-    # at rulespecs/lib/18xx.rules:1830
+    # at rulespecs/lib/18xx.rules:1868
     if not (r_in_step(g, v_corporation, "buy_train")):
         return "trains are bought at the end of the turn"
 
 
 def qd_buy_train(g, v_corporation, v_exchange):
     """The opening guards of buy_train that read only its entity and exchange, its optional parameters (the listing probe of a candidate that leaves them at their defaults)"""
-    # at rulespecs/lib/18xx.rules:1830
+    # at rulespecs/lib/18xx.rules:1868
     if not (r_in_step(g, v_corporation, "buy_train")):
         return "trains are bought at the end of the turn"
-    # at rulespecs/lib/18xx.rules:1831
+    # at rulespecs/lib/18xx.rules:1869
     if not (
         (v_exchange != None)
         or ((r_limit_trains(g, v_corporation) + 1) <= r_train_limit(g, v_corporation))

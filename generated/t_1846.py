@@ -13,7 +13,7 @@ from compiler.runtime.library import shared
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/1846.rules": "7bd5f5a5cc059eb1",
-    "rulespecs/lib/18xx.rules": "90558cc44198d7d8",
+    "rulespecs/lib/18xx.rules": "f18dd7df341547e4",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -21,7 +21,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "90558cc44198d7d8",
+        "rulespecs/lib/18xx.rules": "f18dd7df341547e4",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -33,7 +33,7 @@ _TITLE = shared(
         "rulespecs/1846-18xx-games.rules": "dd19e73e8a240dfc",
         "rulespecs/1846-two-player.rules": "b0a94a765163a34f",
         "rulespecs/1846.rules": "7bd5f5a5cc059eb1",
-        "rulespecs/lib/18xx.rules": "90558cc44198d7d8",
+        "rulespecs/lib/18xx.rules": "f18dd7df341547e4",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_1846",
@@ -172,6 +172,11 @@ class Game(GameBase):
         "in_receivership": r_in_receivership,
         "must_buy_train": r_must_buy_train,
         "floated": r_floated,
+        "float_sold": r_float_sold,
+        "zone_float": r_zone_float,
+        "phase_float": r_phase_float,
+        "float_percent": r_float_percent,
+        "check_float": r_check_float,
         "closed": r_closed,
         "par_price": r_par_price,
         "par_prices": r_par_prices,

@@ -14,7 +14,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/1846-18xx-games.rules": "dd19e73e8a240dfc",
     "rulespecs/1846.rules": "7bd5f5a5cc059eb1",
-    "rulespecs/lib/18xx.rules": "90558cc44198d7d8",
+    "rulespecs/lib/18xx.rules": "f18dd7df341547e4",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "90558cc44198d7d8",
+        "rulespecs/lib/18xx.rules": "f18dd7df341547e4",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -34,7 +34,7 @@ _TITLE = shared(
         "rulespecs/1846-18xx-games.rules": "dd19e73e8a240dfc",
         "rulespecs/1846-two-player.rules": "b0a94a765163a34f",
         "rulespecs/1846.rules": "7bd5f5a5cc059eb1",
-        "rulespecs/lib/18xx.rules": "90558cc44198d7d8",
+        "rulespecs/lib/18xx.rules": "f18dd7df341547e4",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_1846",
@@ -265,7 +265,7 @@ def r_forced_shortfall(g, v_corporation):
 
 def r_limit_trains(g, v_corporation):
     """limit_trains(C): the trains of C that count against its train limit (library '18xx' function limit_trains)"""
-    # at rulespecs/lib/18xx.rules:2417
+    # at rulespecs/lib/18xx.rules:2455
     return (
         r_len(g, g.b_trains(v_corporation))
         if g.param("obsolete_trains_count_for_limit")
@@ -357,6 +357,11 @@ class Game(GameBase):
         "in_receivership": r_in_receivership,
         "must_buy_train": r_must_buy_train,
         "floated": r_floated,
+        "float_sold": r_float_sold,
+        "zone_float": r_zone_float,
+        "phase_float": r_phase_float,
+        "float_percent": r_float_percent,
+        "check_float": r_check_float,
         "closed": r_closed,
         "par_price": r_par_price,
         "par_prices": r_par_prices,

@@ -12,8 +12,8 @@ from compiler.runtime.library import shared
 #: the rulespecs this engine was built from, each with a digest of its text:
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
-    "rulespecs/1880-romania.rules": "034584c87c10530f",
-    "rulespecs/lib/18xx.rules": "90558cc44198d7d8",
+    "rulespecs/1880-romania.rules": "1c2f1b3aa4dea290",
+    "rulespecs/lib/18xx.rules": "f18dd7df341547e4",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -21,7 +21,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "90558cc44198d7d8",
+        "rulespecs/lib/18xx.rules": "f18dd7df341547e4",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -32,8 +32,8 @@ _TITLE = shared(
     {
         "rulespecs/1880-romania-18xx-games.rules": "76f93ce629f4e02e",
         "rulespecs/1880-romania-variants.rules": "1e4fa0468c218295",
-        "rulespecs/1880-romania.rules": "034584c87c10530f",
-        "rulespecs/lib/18xx.rules": "90558cc44198d7d8",
+        "rulespecs/1880-romania.rules": "1c2f1b3aa4dea290",
+        "rulespecs/lib/18xx.rules": "f18dd7df341547e4",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_1880_romania",
@@ -162,6 +162,11 @@ class Game(GameBase):
         "in_receivership": r_in_receivership,
         "must_buy_train": r_must_buy_train,
         "floated": r_floated,
+        "float_sold": r_float_sold,
+        "zone_float": r_zone_float,
+        "phase_float": r_phase_float,
+        "float_percent": r_float_percent,
+        "check_float": r_check_float,
         "closed": r_closed,
         "par_price": r_par_price,
         "par_prices": r_par_prices,

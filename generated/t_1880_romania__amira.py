@@ -13,8 +13,8 @@ from compiler.runtime.library import shared
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/1880-romania-variants.rules": "1e4fa0468c218295",
-    "rulespecs/1880-romania.rules": "034584c87c10530f",
-    "rulespecs/lib/18xx.rules": "90558cc44198d7d8",
+    "rulespecs/1880-romania.rules": "1c2f1b3aa4dea290",
+    "rulespecs/lib/18xx.rules": "f18dd7df341547e4",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "90558cc44198d7d8",
+        "rulespecs/lib/18xx.rules": "f18dd7df341547e4",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -33,8 +33,8 @@ _TITLE = shared(
     {
         "rulespecs/1880-romania-18xx-games.rules": "76f93ce629f4e02e",
         "rulespecs/1880-romania-variants.rules": "1e4fa0468c218295",
-        "rulespecs/1880-romania.rules": "034584c87c10530f",
-        "rulespecs/lib/18xx.rules": "90558cc44198d7d8",
+        "rulespecs/1880-romania.rules": "1c2f1b3aa4dea290",
+        "rulespecs/lib/18xx.rules": "f18dd7df341547e4",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_1880_romania",
@@ -173,18 +173,18 @@ DATA = TitleData(
             *_TITLE.components('contradiction'),
         ],
         'corporation': [
-            {'key': 'GWR', 'title': 'Greater Walachian Railways', 'kind': 'major', 'home': 'I17', 'home_city': 'Bucureşti', 'home_slot': 1, 'color': 'dark blue', 'president_share': [20, 30, 40], 'share_layouts': {20: [20, 10, 10, 10, 10, 10, 10, 10, 10], 30: [30, 10, 10, 10, 10, 10, 10, 10], 40: [40, 10, 10, 10, 10, 10, 10]}, 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'building_rights': '', 'laid_track': False, 'tokens': [0, 40, 100], 'par_prices': [70, 80, 90, 100], 'float': {'A': 20, 'B': 30, 'C': 40, 'D': 60}, 'amira': False, 'amira_draw': 0, 'bank_funds_on_par': 0},
-            {'key': 'VRL', 'title': 'Vârciorova-Roman Line', 'kind': 'major', 'home': 'H16', 'home_city': 'Ploiești', 'color': 'red', 'president_share': [20, 30, 40], 'share_layouts': {20: [20, 10, 10, 10, 10, 10, 10, 10, 10], 30: [30, 10, 10, 10, 10, 10, 10, 10], 40: [40, 10, 10, 10, 10, 10, 10]}, 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'building_rights': '', 'laid_track': False, 'tokens': [0, 40, 100], 'par_prices': [70, 80, 90, 100], 'float': {'A': 20, 'B': 30, 'C': 40, 'D': 60}, 'amira': False, 'amira_draw': 0, 'bank_funds_on_par': 0},
-            {'key': 'MR', 'title': 'Moldavia Railways', 'kind': 'major', 'home': 'C21', 'home_city': 'Iaşi', 'color': 'purple', 'president_share': [20, 30, 40], 'share_layouts': {20: [20, 10, 10, 10, 10, 10, 10, 10, 10], 30: [30, 10, 10, 10, 10, 10, 10, 10], 40: [40, 10, 10, 10, 10, 10, 10]}, 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'building_rights': '', 'laid_track': False, 'tokens': [0, 40, 100], 'par_prices': [70, 80, 90, 100], 'float': {'A': 20, 'B': 30, 'C': 40, 'D': 60}, 'amira': False, 'amira_draw': 0, 'bank_funds_on_par': 0},
-            {'key': 'LCR', 'title': 'Lemberg-Czernowitz Railways', 'kind': 'major', 'home': 'A17', 'home_city': 'Cernăuți', 'color': 'light blue', 'president_share': [20, 30, 40], 'share_layouts': {20: [20, 10, 10, 10, 10, 10, 10, 10, 10], 30: [30, 10, 10, 10, 10, 10, 10, 10], 40: [40, 10, 10, 10, 10, 10, 10]}, 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'building_rights': '', 'laid_track': False, 'tokens': [0, 40, 100], 'par_prices': [70, 80, 90, 100], 'float': {'A': 20, 'B': 30, 'C': 40, 'D': 60}, 'amira': False, 'amira_draw': 0, 'bank_funds_on_par': 0},
-            {'key': 'CR', 'title': 'Crișana Railways', 'kind': 'major', 'home': 'C5', 'home_city': 'Oradea', 'color': 'yellow', 'president_share': [20, 30, 40], 'share_layouts': {20: [20, 10, 10, 10, 10, 10, 10, 10, 10], 30: [30, 10, 10, 10, 10, 10, 10, 10], 40: [40, 10, 10, 10, 10, 10, 10]}, 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'building_rights': '', 'laid_track': False, 'tokens': [0, 40, 100], 'par_prices': [70, 80, 90, 100], 'float': {'A': 20, 'B': 30, 'C': 40, 'D': 60}, 'amira': False, 'amira_draw': 0, 'bank_funds_on_par': 0},
-            {'key': 'DR', 'title': 'Dobrudja Railways', 'kind': 'major', 'home': 'J24', 'home_city': 'Constanţa', 'color': 'dark green', 'president_share': [20, 30, 40], 'share_layouts': {20: [20, 10, 10, 10, 10, 10, 10, 10, 10], 30: [30, 10, 10, 10, 10, 10, 10, 10], 40: [40, 10, 10, 10, 10, 10, 10]}, 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'building_rights': '', 'laid_track': False, 'tokens': [0, 40, 100], 'par_prices': [70, 80, 90, 100], 'float': {'A': 20, 'B': 30, 'C': 40, 'D': 60}, 'amira': False, 'amira_draw': 0, 'bank_funds_on_par': 0},
-            {'key': 'LWR', 'title': 'Lesser Walachian Railways', 'kind': 'major', 'home': 'J10', 'home_city': 'Craiova', 'color': '#D5B36C', 'president_share': [20, 30, 40], 'share_layouts': {20: [20, 10, 10, 10, 10, 10, 10, 10, 10], 30: [30, 10, 10, 10, 10, 10, 10, 10], 40: [40, 10, 10, 10, 10, 10, 10]}, 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'building_rights': '', 'laid_track': False, 'tokens': [0, 40, 100], 'par_prices': [70, 80, 90, 100], 'float': {'A': 20, 'B': 30, 'C': 40, 'D': 60}, 'amira': False, 'amira_draw': 0, 'bank_funds_on_par': 0},
-            {'key': 'BR', 'title': 'Banat Railways', 'kind': 'major', 'home': 'F4', 'home_city': 'Timișoara', 'color': '#f58121', 'president_share': [20, 30, 40], 'share_layouts': {20: [20, 10, 10, 10, 10, 10, 10, 10, 10], 30: [30, 10, 10, 10, 10, 10, 10, 10], 40: [40, 10, 10, 10, 10, 10, 10]}, 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'building_rights': '', 'laid_track': False, 'tokens': [0, 40, 100], 'par_prices': [70, 80, 90, 100], 'float': {'A': 20, 'B': 30, 'C': 40, 'D': 60}, 'amira': False, 'amira_draw': 0, 'bank_funds_on_par': 0},
-            {'key': 'Bess', 'title': 'Bessarabian Railways', 'kind': 'major', 'home': 'D24', 'home_city': 'Chișinău', 'color': 'gray', 'president_share': [20, 30, 40], 'share_layouts': {20: [20, 10, 10, 10, 10, 10, 10, 10, 10], 30: [30, 10, 10, 10, 10, 10, 10, 10], 40: [40, 10, 10, 10, 10, 10, 10]}, 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'building_rights': '', 'laid_track': False, 'tokens': [0, 40, 100], 'par_prices': [70, 80, 90, 100], 'float': {'A': 20, 'B': 30, 'C': 40, 'D': 60}, 'amira': False, 'amira_draw': 0, 'bank_funds_on_par': 0},
-            {'key': 'CFR', 'title': 'Căile Ferate Române', 'kind': 'major', 'home': 'I17', 'home_city': 'Bucureşti', 'home_slot': 0, 'color': 'pink', 'president_share': [20, 30, 40], 'share_layouts': {20: [20, 10, 10, 10, 10, 10, 10, 10, 10], 30: [30, 10, 10, 10, 10, 10, 10, 10], 40: [40, 10, 10, 10, 10, 10, 10]}, 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'building_rights': '', 'laid_track': False, 'tokens': [0, 40, 100], 'par_prices': [70, 80, 90, 100], 'float': {'A': 20, 'B': 30, 'C': 40, 'D': 60}, 'amira': False, 'amira_draw': 0, 'bank_funds_on_par': 0},
-            {'key': 'SZ', 'title': 'Szatmár Railways', 'kind': 'major', 'home': 'A7', 'home_city': 'Satu Mare', 'color': '#B0CC19', 'president_share': [20, 30, 40], 'share_layouts': {20: [20, 10, 10, 10, 10, 10, 10, 10, 10], 30: [30, 10, 10, 10, 10, 10, 10, 10], 40: [40, 10, 10, 10, 10, 10, 10]}, 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'building_rights': '', 'laid_track': False, 'tokens': [0, 40, 100], 'par_prices': [70, 80, 90, 100], 'float': {'A': 20, 'B': 30, 'C': 40, 'D': 60}, 'amira': False, 'amira_draw': 0, 'bank_funds_on_par': 0},
-            {'key': 'TR', 'title': 'Transylvanian Railway', 'kind': 'major', 'home': 'F12', 'home_city': 'Sibiu', 'color': 'black', 'president_share': [20, 30, 40], 'president_share_via_p8': 20, 'share_layouts': {20: [20, 10, 10, 10, 10, 10, 10, 10, 10], 30: [30, 10, 10, 10, 10, 10, 10, 10], 40: [40, 10, 10, 10, 10, 10, 10]}, 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'building_rights': '', 'laid_track': False, 'tokens': [0, 40, 100], 'par_prices': [70, 80, 90, 100], 'float': {'A': 20, 'B': 30, 'C': 40, 'D': 60}, 'amira': False, 'amira_draw': 0, 'bank_funds_on_par': 0, 'children': [{'key': 'mountain_discount', 'title': None, 'summary': 'the TR pays Ł10 less on mountain hexes', 'discount': 10, 'terrain': 'mountain', 'kind': 'ability'}]},
+            {'key': 'GWR', 'title': 'Greater Walachian Railways', 'kind': 'major', 'home': 'I17', 'home_city': 'Bucureşti', 'home_slot': 1, 'color': 'dark blue', 'president_share': [20, 30, 40], 'share_layouts': {20: [20, 10, 10, 10, 10, 10, 10, 10, 10], 30: [30, 10, 10, 10, 10, 10, 10, 10], 40: [40, 10, 10, 10, 10, 10, 10]}, 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'building_rights': '', 'laid_track': False, 'tokens': [0, 40, 100], 'par_prices': [70, 80, 90, 100], 'float_by_phase': {'A': 20, 'B': 30, 'C': 40, 'D': 60}, 'amira': False, 'amira_draw': 0, 'float': None, 'float_by_zone': None, 'bank_funds_on_par': 0},
+            {'key': 'VRL', 'title': 'Vârciorova-Roman Line', 'kind': 'major', 'home': 'H16', 'home_city': 'Ploiești', 'color': 'red', 'president_share': [20, 30, 40], 'share_layouts': {20: [20, 10, 10, 10, 10, 10, 10, 10, 10], 30: [30, 10, 10, 10, 10, 10, 10, 10], 40: [40, 10, 10, 10, 10, 10, 10]}, 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'building_rights': '', 'laid_track': False, 'tokens': [0, 40, 100], 'par_prices': [70, 80, 90, 100], 'float_by_phase': {'A': 20, 'B': 30, 'C': 40, 'D': 60}, 'amira': False, 'amira_draw': 0, 'float': None, 'float_by_zone': None, 'bank_funds_on_par': 0},
+            {'key': 'MR', 'title': 'Moldavia Railways', 'kind': 'major', 'home': 'C21', 'home_city': 'Iaşi', 'color': 'purple', 'president_share': [20, 30, 40], 'share_layouts': {20: [20, 10, 10, 10, 10, 10, 10, 10, 10], 30: [30, 10, 10, 10, 10, 10, 10, 10], 40: [40, 10, 10, 10, 10, 10, 10]}, 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'building_rights': '', 'laid_track': False, 'tokens': [0, 40, 100], 'par_prices': [70, 80, 90, 100], 'float_by_phase': {'A': 20, 'B': 30, 'C': 40, 'D': 60}, 'amira': False, 'amira_draw': 0, 'float': None, 'float_by_zone': None, 'bank_funds_on_par': 0},
+            {'key': 'LCR', 'title': 'Lemberg-Czernowitz Railways', 'kind': 'major', 'home': 'A17', 'home_city': 'Cernăuți', 'color': 'light blue', 'president_share': [20, 30, 40], 'share_layouts': {20: [20, 10, 10, 10, 10, 10, 10, 10, 10], 30: [30, 10, 10, 10, 10, 10, 10, 10], 40: [40, 10, 10, 10, 10, 10, 10]}, 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'building_rights': '', 'laid_track': False, 'tokens': [0, 40, 100], 'par_prices': [70, 80, 90, 100], 'float_by_phase': {'A': 20, 'B': 30, 'C': 40, 'D': 60}, 'amira': False, 'amira_draw': 0, 'float': None, 'float_by_zone': None, 'bank_funds_on_par': 0},
+            {'key': 'CR', 'title': 'Crișana Railways', 'kind': 'major', 'home': 'C5', 'home_city': 'Oradea', 'color': 'yellow', 'president_share': [20, 30, 40], 'share_layouts': {20: [20, 10, 10, 10, 10, 10, 10, 10, 10], 30: [30, 10, 10, 10, 10, 10, 10, 10], 40: [40, 10, 10, 10, 10, 10, 10]}, 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'building_rights': '', 'laid_track': False, 'tokens': [0, 40, 100], 'par_prices': [70, 80, 90, 100], 'float_by_phase': {'A': 20, 'B': 30, 'C': 40, 'D': 60}, 'amira': False, 'amira_draw': 0, 'float': None, 'float_by_zone': None, 'bank_funds_on_par': 0},
+            {'key': 'DR', 'title': 'Dobrudja Railways', 'kind': 'major', 'home': 'J24', 'home_city': 'Constanţa', 'color': 'dark green', 'president_share': [20, 30, 40], 'share_layouts': {20: [20, 10, 10, 10, 10, 10, 10, 10, 10], 30: [30, 10, 10, 10, 10, 10, 10, 10], 40: [40, 10, 10, 10, 10, 10, 10]}, 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'building_rights': '', 'laid_track': False, 'tokens': [0, 40, 100], 'par_prices': [70, 80, 90, 100], 'float_by_phase': {'A': 20, 'B': 30, 'C': 40, 'D': 60}, 'amira': False, 'amira_draw': 0, 'float': None, 'float_by_zone': None, 'bank_funds_on_par': 0},
+            {'key': 'LWR', 'title': 'Lesser Walachian Railways', 'kind': 'major', 'home': 'J10', 'home_city': 'Craiova', 'color': '#D5B36C', 'president_share': [20, 30, 40], 'share_layouts': {20: [20, 10, 10, 10, 10, 10, 10, 10, 10], 30: [30, 10, 10, 10, 10, 10, 10, 10], 40: [40, 10, 10, 10, 10, 10, 10]}, 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'building_rights': '', 'laid_track': False, 'tokens': [0, 40, 100], 'par_prices': [70, 80, 90, 100], 'float_by_phase': {'A': 20, 'B': 30, 'C': 40, 'D': 60}, 'amira': False, 'amira_draw': 0, 'float': None, 'float_by_zone': None, 'bank_funds_on_par': 0},
+            {'key': 'BR', 'title': 'Banat Railways', 'kind': 'major', 'home': 'F4', 'home_city': 'Timișoara', 'color': '#f58121', 'president_share': [20, 30, 40], 'share_layouts': {20: [20, 10, 10, 10, 10, 10, 10, 10, 10], 30: [30, 10, 10, 10, 10, 10, 10, 10], 40: [40, 10, 10, 10, 10, 10, 10]}, 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'building_rights': '', 'laid_track': False, 'tokens': [0, 40, 100], 'par_prices': [70, 80, 90, 100], 'float_by_phase': {'A': 20, 'B': 30, 'C': 40, 'D': 60}, 'amira': False, 'amira_draw': 0, 'float': None, 'float_by_zone': None, 'bank_funds_on_par': 0},
+            {'key': 'Bess', 'title': 'Bessarabian Railways', 'kind': 'major', 'home': 'D24', 'home_city': 'Chișinău', 'color': 'gray', 'president_share': [20, 30, 40], 'share_layouts': {20: [20, 10, 10, 10, 10, 10, 10, 10, 10], 30: [30, 10, 10, 10, 10, 10, 10, 10], 40: [40, 10, 10, 10, 10, 10, 10]}, 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'building_rights': '', 'laid_track': False, 'tokens': [0, 40, 100], 'par_prices': [70, 80, 90, 100], 'float_by_phase': {'A': 20, 'B': 30, 'C': 40, 'D': 60}, 'amira': False, 'amira_draw': 0, 'float': None, 'float_by_zone': None, 'bank_funds_on_par': 0},
+            {'key': 'CFR', 'title': 'Căile Ferate Române', 'kind': 'major', 'home': 'I17', 'home_city': 'Bucureşti', 'home_slot': 0, 'color': 'pink', 'president_share': [20, 30, 40], 'share_layouts': {20: [20, 10, 10, 10, 10, 10, 10, 10, 10], 30: [30, 10, 10, 10, 10, 10, 10, 10], 40: [40, 10, 10, 10, 10, 10, 10]}, 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'building_rights': '', 'laid_track': False, 'tokens': [0, 40, 100], 'par_prices': [70, 80, 90, 100], 'float_by_phase': {'A': 20, 'B': 30, 'C': 40, 'D': 60}, 'amira': False, 'amira_draw': 0, 'float': None, 'float_by_zone': None, 'bank_funds_on_par': 0},
+            {'key': 'SZ', 'title': 'Szatmár Railways', 'kind': 'major', 'home': 'A7', 'home_city': 'Satu Mare', 'color': '#B0CC19', 'president_share': [20, 30, 40], 'share_layouts': {20: [20, 10, 10, 10, 10, 10, 10, 10, 10], 30: [30, 10, 10, 10, 10, 10, 10, 10], 40: [40, 10, 10, 10, 10, 10, 10]}, 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'building_rights': '', 'laid_track': False, 'tokens': [0, 40, 100], 'par_prices': [70, 80, 90, 100], 'float_by_phase': {'A': 20, 'B': 30, 'C': 40, 'D': 60}, 'amira': False, 'amira_draw': 0, 'float': None, 'float_by_zone': None, 'bank_funds_on_par': 0},
+            {'key': 'TR', 'title': 'Transylvanian Railway', 'kind': 'major', 'home': 'F12', 'home_city': 'Sibiu', 'color': 'black', 'president_share': [20, 30, 40], 'president_share_via_p8': 20, 'share_layouts': {20: [20, 10, 10, 10, 10, 10, 10, 10, 10], 30: [30, 10, 10, 10, 10, 10, 10, 10], 40: [40, 10, 10, 10, 10, 10, 10]}, 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'building_rights': '', 'laid_track': False, 'tokens': [0, 40, 100], 'par_prices': [70, 80, 90, 100], 'float_by_phase': {'A': 20, 'B': 30, 'C': 40, 'D': 60}, 'amira': False, 'amira_draw': 0, 'float': None, 'float_by_zone': None, 'bank_funds_on_par': 0, 'children': [{'key': 'mountain_discount', 'title': None, 'summary': 'the TR pays Ł10 less on mountain hexes', 'discount': 10, 'terrain': 'mountain', 'kind': 'ability'}]},
         ],
         'effect': [
             *_TITLE.components('effect'),
@@ -321,20 +321,20 @@ _TITLE.define(
 
 def r_ability_window(g, v_company, v_key):
     """ability_window(X, \"key\"): refused unless X's ability of that key may be used now, by its owner, phases and timing (its counts are use_ability's) (library '18xx' procedure ability_window)"""
-    # at rulespecs/lib/18xx.rules:1168
+    # at rulespecs/lib/18xx.rules:1206
     v_ability = g.item(
         [v_a for v_a in g.attr(v_company, "abilities") if (g.attr(v_a, "key") == v_key)], 0
     )
-    # at rulespecs/lib/18xx.rules:1169
+    # at rulespecs/lib/18xx.rules:1207
     v_holder = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:1170
+    # at rulespecs/lib/18xx.rules:1208
     if not (not r_closed(g, v_company)):
         raise IllegalAction(
             "the private is closed",
             rule="library '18xx' procedure ability_window",
-            at="rulespecs/lib/18xx.rules:1170",
+            at="rulespecs/lib/18xx.rules:1208",
         )
-    # at rulespecs/lib/18xx.rules:1171
+    # at rulespecs/lib/18xx.rules:1209
     if not (
         (
             (g.attr(v_ability, "owner") == None)
@@ -345,9 +345,9 @@ def r_ability_window(g, v_company, v_key):
         raise IllegalAction(
             "the private's ability is its owner's only while the owner is of the ability's owner kind",
             rule="XI.3",
-            at="rulespecs/lib/18xx.rules:1171",
+            at="rulespecs/lib/18xx.rules:1209",
         )
-    # at rulespecs/lib/18xx.rules:1174
+    # at rulespecs/lib/18xx.rules:1212
     if not (
         (g.attr(v_ability, "from_phase") == None)
         or r_phase_at_least(g, g.attr(v_ability, "from_phase"))
@@ -355,9 +355,9 @@ def r_ability_window(g, v_company, v_key):
         raise IllegalAction(
             "the private's ability is used from a later phase (from_phase)",
             rule="library '18xx' procedure ability_window",
-            at="rulespecs/lib/18xx.rules:1174",
+            at="rulespecs/lib/18xx.rules:1212",
         )
-    # at rulespecs/lib/18xx.rules:1176
+    # at rulespecs/lib/18xx.rules:1214
     if not (
         (g.attr(v_ability, "removed_on") == None)
         or (not r_phase_at_least(g, g.attr(v_ability, "removed_on")))
@@ -365,18 +365,18 @@ def r_ability_window(g, v_company, v_key):
         raise IllegalAction(
             "the private's ability ended with the start of a phase (removed_on)",
             rule="library '18xx' procedure ability_window",
-            at="rulespecs/lib/18xx.rules:1176",
+            at="rulespecs/lib/18xx.rules:1214",
         )
-    # at rulespecs/lib/18xx.rules:1178
+    # at rulespecs/lib/18xx.rules:1216
     if g.attr(v_ability, "when") == "stock_turn":
-        # at rulespecs/lib/18xx.rules:1179
+        # at rulespecs/lib/18xx.rules:1217
         if not (
             (r_in_round(g, "stock") and g.among("players", v_holder)) and r_acting(g, v_holder)
         ):
             raise IllegalAction(
                 "the private's ability is used in its owner's turn of a stock round",
                 rule="XI.3",
-                at="rulespecs/lib/18xx.rules:1179",
+                at="rulespecs/lib/18xx.rules:1217",
             )
     elif (g.attr(v_ability, "when") == "operating_turn") or (
         (
@@ -387,7 +387,7 @@ def r_ability_window(g, v_company, v_key):
         )
         and g.among("corporations", v_holder)
     ):
-        # at rulespecs/lib/18xx.rules:1184
+        # at rulespecs/lib/18xx.rules:1222
         if not (
             r_in_round(g, "operating")
             and (
@@ -404,23 +404,23 @@ def r_ability_window(g, v_company, v_key):
             raise IllegalAction(
                 "the private's ability is used in the operating turn of its owner or of a company its owner directs",
                 rule="library '18xx' procedure ability_window",
-                at="rulespecs/lib/18xx.rules:1184",
+                at="rulespecs/lib/18xx.rules:1222",
             )
     elif g.attr(v_ability, "when") == "any_time":
-        # at rulespecs/lib/18xx.rules:1189
+        # at rulespecs/lib/18xx.rules:1227
         if not (r_in_round(g, "stock") or r_in_round(g, "operating")):
             raise IllegalAction(
                 "the private's ability is used at any time of a stock or an operating round",
                 rule="library '18xx' procedure ability_window",
-                at="rulespecs/lib/18xx.rules:1189",
+                at="rulespecs/lib/18xx.rules:1227",
             )
     elif (g.attr(v_ability, "when") == "sold") or (g.attr(v_ability, "when") == "phase_start"):
-        # at rulespecs/lib/18xx.rules:1192
+        # at rulespecs/lib/18xx.rules:1230
         if not (r_pending_decision(g, v_company, g.attr(v_ability, "decision"))):
             raise IllegalAction(
                 "the private's ability is used once, as the decision it owes on its sale or as its phase begins",
                 rule="library '18xx' procedure ability_window",
-                at="rulespecs/lib/18xx.rules:1192",
+                at="rulespecs/lib/18xx.rules:1230",
             )
 
 
@@ -466,18 +466,18 @@ def a_dividend(g, v_corporation, v_kind):
 
 def r_exchange_for_share(g, v_company, v_cert):
     """A private exchanged for a certificate of a corporation, from its IPO or the bank pool (supplement from \"18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)\")"""
-    # at rulespecs/lib/18xx.rules:1869
+    # at rulespecs/lib/18xx.rules:1907
     v_player = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:1870
+    # at rulespecs/lib/18xx.rules:1908
     v_corporation = g.attr(v_cert, "corporation")
-    # at rulespecs/lib/18xx.rules:1871
+    # at rulespecs/lib/18xx.rules:1909
     if not (g.among("players", v_player)):
         raise IllegalAction(
             "only a player exchanges a private for a share",
             rule="XI.3",
-            at="rulespecs/lib/18xx.rules:1871",
+            at="rulespecs/lib/18xx.rules:1909",
         )
-    # at rulespecs/lib/18xx.rules:1872
+    # at rulespecs/lib/18xx.rules:1910
     if not (
         (g.b_holder_of(v_cert) == g.name("pool"))
         or (g.b_holder_of(v_cert) == r_ipo_of(g, v_corporation))
@@ -485,23 +485,23 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the share comes from the corporation's IPO or the bank pool",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1872",
+            at="rulespecs/lib/18xx.rules:1910",
         )
-    # at rulespecs/lib/18xx.rules:1874
+    # at rulespecs/lib/18xx.rules:1912
     if not (r_started(g, v_corporation)):
         raise IllegalAction(
             "a share of a corporation that has started",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1874",
+            at="rulespecs/lib/18xx.rules:1912",
         )
-    # at rulespecs/lib/18xx.rules:1875
+    # at rulespecs/lib/18xx.rules:1913
     if not (r_private_on_sale(g) == None):
         raise IllegalAction(
             "no share changes hands while the privates are on sale",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1875",
+            at="rulespecs/lib/18xx.rules:1913",
         )
-    # at rulespecs/lib/18xx.rules:1876
+    # at rulespecs/lib/18xx.rules:1914
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -510,28 +510,28 @@ def r_exchange_for_share(g, v_company, v_cert):
         or r_in_zone(g, v_corporation, "unlimited_holding")
     ):
         raise IllegalAction(
-            "the holding cap would be exceeded", rule="VI.5, §X", at="rulespecs/lib/18xx.rules:1876"
+            "the holding cap would be exceeded", rule="VI.5, §X", at="rulespecs/lib/18xx.rules:1914"
         )
-    # at rulespecs/lib/18xx.rules:1878
+    # at rulespecs/lib/18xx.rules:1916
     g.move(v_cert, g.b_holder_of(v_cert), v_player)
-    # at rulespecs/lib/18xx.rules:1879
+    # at rulespecs/lib/18xx.rules:1917
     r_close_private(g, v_company)
-    # at rulespecs/lib/18xx.rules:1880
-    g.b_check_float(v_corporation)
-    # at rulespecs/lib/18xx.rules:1881
+    # at rulespecs/lib/18xx.rules:1918
+    r_check_float(g, v_corporation)
+    # at rulespecs/lib/18xx.rules:1919
     g.b_check_president(v_corporation)
 
 
 def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
     """What limits a president's sale to pay for a train: the title's emergency_ properties (VII.3.9)"""
-    # at rulespecs/lib/18xx.rules:1922
+    # at rulespecs/lib/18xx.rules:1960
     if not (g.param("emergency_president_sells")):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule="VII.3.9",
-            at="rulespecs/lib/18xx.rules:1922",
+            at="rulespecs/lib/18xx.rules:1960",
         )
-    # at rulespecs/lib/18xx.rules:1924
+    # at rulespecs/lib/18xx.rules:1962
     if not (
         (
             (
@@ -572,9 +572,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule="VII.3.9, XI.3, VI.8",
-            at="rulespecs/lib/18xx.rules:1924",
+            at="rulespecs/lib/18xx.rules:1962",
         )
-    # at rulespecs/lib/18xx.rules:1930
+    # at rulespecs/lib/18xx.rules:1968
     if not (
         (g.param("emergency_sale_minimum") == None)
         or (
@@ -585,9 +585,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule="VII.3.9",
-            at="rulespecs/lib/18xx.rules:1930",
+            at="rulespecs/lib/18xx.rules:1968",
         )
-    # at rulespecs/lib/18xx.rules:1932
+    # at rulespecs/lib/18xx.rules:1970
     r_emergency_sale_noted(g, v_player, v_corporation)
 
 
@@ -839,6 +839,11 @@ class Game(GameBase):
         "in_receivership": r_in_receivership,
         "must_buy_train": r_must_buy_train,
         "floated": r_floated,
+        "float_sold": r_float_sold,
+        "zone_float": r_zone_float,
+        "phase_float": r_phase_float,
+        "float_percent": r_float_percent,
+        "check_float": r_check_float,
         "closed": r_closed,
         "par_price": r_par_price,
         "par_prices": r_par_prices,

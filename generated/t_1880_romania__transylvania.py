@@ -13,8 +13,8 @@ from compiler.runtime.library import shared
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/1880-romania-variants.rules": "1e4fa0468c218295",
-    "rulespecs/1880-romania.rules": "034584c87c10530f",
-    "rulespecs/lib/18xx.rules": "90558cc44198d7d8",
+    "rulespecs/1880-romania.rules": "1c2f1b3aa4dea290",
+    "rulespecs/lib/18xx.rules": "f18dd7df341547e4",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "90558cc44198d7d8",
+        "rulespecs/lib/18xx.rules": "f18dd7df341547e4",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -33,8 +33,8 @@ _TITLE = shared(
     {
         "rulespecs/1880-romania-18xx-games.rules": "76f93ce629f4e02e",
         "rulespecs/1880-romania-variants.rules": "1e4fa0468c218295",
-        "rulespecs/1880-romania.rules": "034584c87c10530f",
-        "rulespecs/lib/18xx.rules": "90558cc44198d7d8",
+        "rulespecs/1880-romania.rules": "1c2f1b3aa4dea290",
+        "rulespecs/lib/18xx.rules": "f18dd7df341547e4",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_1880_romania",
@@ -164,20 +164,20 @@ _TITLE.define(
 
 def r_ability_window(g, v_company, v_key):
     """ability_window(X, \"key\"): refused unless X's ability of that key may be used now, by its owner, phases and timing (its counts are use_ability's) (library '18xx' procedure ability_window)"""
-    # at rulespecs/lib/18xx.rules:1168
+    # at rulespecs/lib/18xx.rules:1206
     v_ability = g.item(
         [v_a for v_a in g.attr(v_company, "abilities") if (g.attr(v_a, "key") == v_key)], 0
     )
-    # at rulespecs/lib/18xx.rules:1169
+    # at rulespecs/lib/18xx.rules:1207
     v_holder = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:1170
+    # at rulespecs/lib/18xx.rules:1208
     if not (not r_closed(g, v_company)):
         raise IllegalAction(
             "the private is closed",
             rule="library '18xx' procedure ability_window",
-            at="rulespecs/lib/18xx.rules:1170",
+            at="rulespecs/lib/18xx.rules:1208",
         )
-    # at rulespecs/lib/18xx.rules:1171
+    # at rulespecs/lib/18xx.rules:1209
     if not (
         (
             (g.attr(v_ability, "owner") == None)
@@ -188,9 +188,9 @@ def r_ability_window(g, v_company, v_key):
         raise IllegalAction(
             "the private's ability is its owner's only while the owner is of the ability's owner kind",
             rule="XI.1",
-            at="rulespecs/lib/18xx.rules:1171",
+            at="rulespecs/lib/18xx.rules:1209",
         )
-    # at rulespecs/lib/18xx.rules:1174
+    # at rulespecs/lib/18xx.rules:1212
     if not (
         (g.attr(v_ability, "from_phase") == None)
         or r_phase_at_least(g, g.attr(v_ability, "from_phase"))
@@ -198,9 +198,9 @@ def r_ability_window(g, v_company, v_key):
         raise IllegalAction(
             "the private's ability is used from a later phase (from_phase)",
             rule="library '18xx' procedure ability_window",
-            at="rulespecs/lib/18xx.rules:1174",
+            at="rulespecs/lib/18xx.rules:1212",
         )
-    # at rulespecs/lib/18xx.rules:1176
+    # at rulespecs/lib/18xx.rules:1214
     if not (
         (g.attr(v_ability, "removed_on") == None)
         or (not r_phase_at_least(g, g.attr(v_ability, "removed_on")))
@@ -208,18 +208,18 @@ def r_ability_window(g, v_company, v_key):
         raise IllegalAction(
             "the private's ability ended with the start of a phase (removed_on)",
             rule="library '18xx' procedure ability_window",
-            at="rulespecs/lib/18xx.rules:1176",
+            at="rulespecs/lib/18xx.rules:1214",
         )
-    # at rulespecs/lib/18xx.rules:1178
+    # at rulespecs/lib/18xx.rules:1216
     if g.attr(v_ability, "when") == "stock_turn":
-        # at rulespecs/lib/18xx.rules:1179
+        # at rulespecs/lib/18xx.rules:1217
         if not (
             (r_in_round(g, "stock") and g.among("players", v_holder)) and r_acting(g, v_holder)
         ):
             raise IllegalAction(
                 "the private's ability is used in its owner's turn of a stock round",
                 rule="XI.1",
-                at="rulespecs/lib/18xx.rules:1179",
+                at="rulespecs/lib/18xx.rules:1217",
             )
     elif (g.attr(v_ability, "when") == "operating_turn") or (
         (
@@ -230,7 +230,7 @@ def r_ability_window(g, v_company, v_key):
         )
         and g.among("corporations", v_holder)
     ):
-        # at rulespecs/lib/18xx.rules:1184
+        # at rulespecs/lib/18xx.rules:1222
         if not (
             r_in_round(g, "operating")
             and (
@@ -247,40 +247,40 @@ def r_ability_window(g, v_company, v_key):
             raise IllegalAction(
                 "the private's ability is used in the operating turn of its owner or of a company its owner directs",
                 rule="library '18xx' procedure ability_window",
-                at="rulespecs/lib/18xx.rules:1184",
+                at="rulespecs/lib/18xx.rules:1222",
             )
     elif g.attr(v_ability, "when") == "any_time":
-        # at rulespecs/lib/18xx.rules:1189
+        # at rulespecs/lib/18xx.rules:1227
         if not (r_in_round(g, "stock") or r_in_round(g, "operating")):
             raise IllegalAction(
                 "the private's ability is used at any time of a stock or an operating round",
                 rule="library '18xx' procedure ability_window",
-                at="rulespecs/lib/18xx.rules:1189",
+                at="rulespecs/lib/18xx.rules:1227",
             )
     elif (g.attr(v_ability, "when") == "sold") or (g.attr(v_ability, "when") == "phase_start"):
-        # at rulespecs/lib/18xx.rules:1192
+        # at rulespecs/lib/18xx.rules:1230
         if not (r_pending_decision(g, v_company, g.attr(v_ability, "decision"))):
             raise IllegalAction(
                 "the private's ability is used once, as the decision it owes on its sale or as its phase begins",
                 rule="library '18xx' procedure ability_window",
-                at="rulespecs/lib/18xx.rules:1192",
+                at="rulespecs/lib/18xx.rules:1230",
             )
 
 
 def r_exchange_for_share(g, v_company, v_cert):
     """A private exchanged for a certificate of a corporation, from its IPO or the bank pool (supplement from \"18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)\")"""
-    # at rulespecs/lib/18xx.rules:1869
+    # at rulespecs/lib/18xx.rules:1907
     v_player = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:1870
+    # at rulespecs/lib/18xx.rules:1908
     v_corporation = g.attr(v_cert, "corporation")
-    # at rulespecs/lib/18xx.rules:1871
+    # at rulespecs/lib/18xx.rules:1909
     if not (g.among("players", v_player)):
         raise IllegalAction(
             "only a player exchanges a private for a share",
             rule="XI.1",
-            at="rulespecs/lib/18xx.rules:1871",
+            at="rulespecs/lib/18xx.rules:1909",
         )
-    # at rulespecs/lib/18xx.rules:1872
+    # at rulespecs/lib/18xx.rules:1910
     if not (
         (g.b_holder_of(v_cert) == g.name("pool"))
         or (g.b_holder_of(v_cert) == r_ipo_of(g, v_corporation))
@@ -288,23 +288,23 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the share comes from the corporation's IPO or the bank pool",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1872",
+            at="rulespecs/lib/18xx.rules:1910",
         )
-    # at rulespecs/lib/18xx.rules:1874
+    # at rulespecs/lib/18xx.rules:1912
     if not (r_started(g, v_corporation)):
         raise IllegalAction(
             "a share of a corporation that has started",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1874",
+            at="rulespecs/lib/18xx.rules:1912",
         )
-    # at rulespecs/lib/18xx.rules:1875
+    # at rulespecs/lib/18xx.rules:1913
     if not (r_private_on_sale(g) == None):
         raise IllegalAction(
             "no share changes hands while the privates are on sale",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1875",
+            at="rulespecs/lib/18xx.rules:1913",
         )
-    # at rulespecs/lib/18xx.rules:1876
+    # at rulespecs/lib/18xx.rules:1914
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -313,28 +313,28 @@ def r_exchange_for_share(g, v_company, v_cert):
         or r_in_zone(g, v_corporation, "unlimited_holding")
     ):
         raise IllegalAction(
-            "the holding cap would be exceeded", rule="VI.5, §X", at="rulespecs/lib/18xx.rules:1876"
+            "the holding cap would be exceeded", rule="VI.5, §X", at="rulespecs/lib/18xx.rules:1914"
         )
-    # at rulespecs/lib/18xx.rules:1878
+    # at rulespecs/lib/18xx.rules:1916
     g.move(v_cert, g.b_holder_of(v_cert), v_player)
-    # at rulespecs/lib/18xx.rules:1879
+    # at rulespecs/lib/18xx.rules:1917
     r_close_private(g, v_company)
-    # at rulespecs/lib/18xx.rules:1880
-    g.b_check_float(v_corporation)
-    # at rulespecs/lib/18xx.rules:1881
+    # at rulespecs/lib/18xx.rules:1918
+    r_check_float(g, v_corporation)
+    # at rulespecs/lib/18xx.rules:1919
     g.b_check_president(v_corporation)
 
 
 def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
     """What limits a president's sale to pay for a train: the title's emergency_ properties (VII.3.9)"""
-    # at rulespecs/lib/18xx.rules:1922
+    # at rulespecs/lib/18xx.rules:1960
     if not (g.param("emergency_president_sells")):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule="VII.3.9",
-            at="rulespecs/lib/18xx.rules:1922",
+            at="rulespecs/lib/18xx.rules:1960",
         )
-    # at rulespecs/lib/18xx.rules:1924
+    # at rulespecs/lib/18xx.rules:1962
     if not (
         (
             (
@@ -375,9 +375,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule="VII.3.9, XI.1, VI.8",
-            at="rulespecs/lib/18xx.rules:1924",
+            at="rulespecs/lib/18xx.rules:1962",
         )
-    # at rulespecs/lib/18xx.rules:1930
+    # at rulespecs/lib/18xx.rules:1968
     if not (
         (g.param("emergency_sale_minimum") == None)
         or (
@@ -388,9 +388,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule="VII.3.9",
-            at="rulespecs/lib/18xx.rules:1930",
+            at="rulespecs/lib/18xx.rules:1968",
         )
-    # at rulespecs/lib/18xx.rules:1932
+    # at rulespecs/lib/18xx.rules:1970
     r_emergency_sale_noted(g, v_player, v_corporation)
 
 
@@ -416,6 +416,11 @@ class Game(GameBase):
         "in_receivership": r_in_receivership,
         "must_buy_train": r_must_buy_train,
         "floated": r_floated,
+        "float_sold": r_float_sold,
+        "zone_float": r_zone_float,
+        "phase_float": r_phase_float,
+        "float_percent": r_float_percent,
+        "check_float": r_check_float,
         "closed": r_closed,
         "par_price": r_par_price,
         "par_prices": r_par_prices,

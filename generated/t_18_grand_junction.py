@@ -14,7 +14,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18-grand-junction.rules": "596ad41cae320295",
     "rulespecs/1846.rules": "7bd5f5a5cc059eb1",
-    "rulespecs/lib/18xx.rules": "90558cc44198d7d8",
+    "rulespecs/lib/18xx.rules": "f18dd7df341547e4",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "90558cc44198d7d8",
+        "rulespecs/lib/18xx.rules": "f18dd7df341547e4",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -33,7 +33,7 @@ _TITLE = shared(
     {
         "rulespecs/18-grand-junction.rules": "596ad41cae320295",
         "rulespecs/1846.rules": "7bd5f5a5cc059eb1",
-        "rulespecs/lib/18xx.rules": "90558cc44198d7d8",
+        "rulespecs/lib/18xx.rules": "f18dd7df341547e4",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_18_grand_junction",
@@ -174,20 +174,20 @@ _TITLE.define(
 
 def r_ability_window(g, v_company, v_key):
     """ability_window(X, \"key\"): refused unless X's ability of that key may be used now, by its owner, phases and timing (its counts are use_ability's) (library '18xx' procedure ability_window)"""
-    # at rulespecs/lib/18xx.rules:1168
+    # at rulespecs/lib/18xx.rules:1206
     v_ability = g.item(
         [v_a for v_a in g.attr(v_company, "abilities") if (g.attr(v_a, "key") == v_key)], 0
     )
-    # at rulespecs/lib/18xx.rules:1169
+    # at rulespecs/lib/18xx.rules:1207
     v_holder = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:1170
+    # at rulespecs/lib/18xx.rules:1208
     if not (not r_closed(g, v_company)):
         raise IllegalAction(
             "the private is closed",
             rule="library '18xx' procedure ability_window",
-            at="rulespecs/lib/18xx.rules:1170",
+            at="rulespecs/lib/18xx.rules:1208",
         )
-    # at rulespecs/lib/18xx.rules:1171
+    # at rulespecs/lib/18xx.rules:1209
     if not (
         (
             (g.attr(v_ability, "owner") == None)
@@ -198,9 +198,9 @@ def r_ability_window(g, v_company, v_key):
         raise IllegalAction(
             "the private's ability is its owner's only while the owner is of the ability's owner kind",
             rule='§"Setup"',
-            at="rulespecs/lib/18xx.rules:1171",
+            at="rulespecs/lib/18xx.rules:1209",
         )
-    # at rulespecs/lib/18xx.rules:1174
+    # at rulespecs/lib/18xx.rules:1212
     if not (
         (g.attr(v_ability, "from_phase") == None)
         or r_phase_at_least(g, g.attr(v_ability, "from_phase"))
@@ -208,9 +208,9 @@ def r_ability_window(g, v_company, v_key):
         raise IllegalAction(
             "the private's ability is used from a later phase (from_phase)",
             rule="library '18xx' procedure ability_window",
-            at="rulespecs/lib/18xx.rules:1174",
+            at="rulespecs/lib/18xx.rules:1212",
         )
-    # at rulespecs/lib/18xx.rules:1176
+    # at rulespecs/lib/18xx.rules:1214
     if not (
         (g.attr(v_ability, "removed_on") == None)
         or (not r_phase_at_least(g, g.attr(v_ability, "removed_on")))
@@ -218,18 +218,18 @@ def r_ability_window(g, v_company, v_key):
         raise IllegalAction(
             "the private's ability ended with the start of a phase (removed_on)",
             rule="library '18xx' procedure ability_window",
-            at="rulespecs/lib/18xx.rules:1176",
+            at="rulespecs/lib/18xx.rules:1214",
         )
-    # at rulespecs/lib/18xx.rules:1178
+    # at rulespecs/lib/18xx.rules:1216
     if g.attr(v_ability, "when") == "stock_turn":
-        # at rulespecs/lib/18xx.rules:1179
+        # at rulespecs/lib/18xx.rules:1217
         if not (
             (r_in_round(g, "stock") and g.among("players", v_holder)) and r_acting(g, v_holder)
         ):
             raise IllegalAction(
                 "the private's ability is used in its owner's turn of a stock round",
                 rule='§"Setup"',
-                at="rulespecs/lib/18xx.rules:1179",
+                at="rulespecs/lib/18xx.rules:1217",
             )
     elif (g.attr(v_ability, "when") == "operating_turn") or (
         (
@@ -240,7 +240,7 @@ def r_ability_window(g, v_company, v_key):
         )
         and g.among("corporations", v_holder)
     ):
-        # at rulespecs/lib/18xx.rules:1184
+        # at rulespecs/lib/18xx.rules:1222
         if not (
             r_in_round(g, "operating")
             and (
@@ -257,66 +257,66 @@ def r_ability_window(g, v_company, v_key):
             raise IllegalAction(
                 "the private's ability is used in the operating turn of its owner or of a company its owner directs",
                 rule="library '18xx' procedure ability_window",
-                at="rulespecs/lib/18xx.rules:1184",
+                at="rulespecs/lib/18xx.rules:1222",
             )
     elif g.attr(v_ability, "when") == "any_time":
-        # at rulespecs/lib/18xx.rules:1189
+        # at rulespecs/lib/18xx.rules:1227
         if not (r_in_round(g, "stock") or r_in_round(g, "operating")):
             raise IllegalAction(
                 "the private's ability is used at any time of a stock or an operating round",
                 rule="library '18xx' procedure ability_window",
-                at="rulespecs/lib/18xx.rules:1189",
+                at="rulespecs/lib/18xx.rules:1227",
             )
     elif (g.attr(v_ability, "when") == "sold") or (g.attr(v_ability, "when") == "phase_start"):
-        # at rulespecs/lib/18xx.rules:1192
+        # at rulespecs/lib/18xx.rules:1230
         if not (r_pending_decision(g, v_company, g.attr(v_ability, "decision"))):
             raise IllegalAction(
                 "the private's ability is used once, as the decision it owes on its sale or as its phase begins",
                 rule="library '18xx' procedure ability_window",
-                at="rulespecs/lib/18xx.rules:1192",
+                at="rulespecs/lib/18xx.rules:1230",
             )
 
 
 def a_buy_shares(g, v_player, v_corporation, v_source):
     """Buy one certificate (§\"Stock Round\")"""
-    # at rulespecs/lib/18xx.rules:1502
+    # at rulespecs/lib/18xx.rules:1540
     if not (r_in_round(g, "stock")):
         raise IllegalAction(
             "shares are bought in a stock round",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1502",
+            at="rulespecs/lib/18xx.rules:1540",
         )
-    # at rulespecs/lib/18xx.rules:1503
+    # at rulespecs/lib/18xx.rules:1541
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1503",
+            at="rulespecs/lib/18xx.rules:1541",
         )
-    # at rulespecs/lib/18xx.rules:1504
+    # at rulespecs/lib/18xx.rules:1542
     if not (r_started(g, v_corporation)):
         raise IllegalAction(
             "the corporation is not started",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1504",
+            at="rulespecs/lib/18xx.rules:1542",
         )
-    # at rulespecs/lib/18xx.rules:1505
+    # at rulespecs/lib/18xx.rules:1543
     if not (not g.state_has("sold_this_round", v_player, v_corporation)):
         raise IllegalAction(
             "no buying back a corporation sold this round",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1505",
+            at="rulespecs/lib/18xx.rules:1543",
         )
-    # at rulespecs/lib/18xx.rules:1506
+    # at rulespecs/lib/18xx.rules:1544
     v_cert = g.b_next_certificate(v_corporation, v_source)
-    # at rulespecs/lib/18xx.rules:1507
+    # at rulespecs/lib/18xx.rules:1545
     if not (v_cert != None):
         raise IllegalAction(
             "no certificate of the corporation there",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1507",
+            at="rulespecs/lib/18xx.rules:1545",
         )
-    # at rulespecs/lib/18xx.rules:1508
+    # at rulespecs/lib/18xx.rules:1546
     if not (
         ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
         or r_in_zone(g, v_corporation, "no_cert_limit")
@@ -324,9 +324,9 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule='§"Certificate Limit"',
-            at="rulespecs/lib/18xx.rules:1508",
+            at="rulespecs/lib/18xx.rules:1546",
         )
-    # at rulespecs/lib/18xx.rules:1510
+    # at rulespecs/lib/18xx.rules:1548
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -337,22 +337,22 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         raise IllegalAction(
             "the holding cap would be exceeded",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1510",
+            at="rulespecs/lib/18xx.rules:1548",
         )
-    # at rulespecs/lib/18xx.rules:1512
+    # at rulespecs/lib/18xx.rules:1550
     v_cost = r_share_cost(g, v_corporation, v_source) * g.attr(v_cert, "shares")
-    # at rulespecs/lib/18xx.rules:1513
+    # at rulespecs/lib/18xx.rules:1551
     if not (g.b_cash(v_player) >= v_cost):
         raise IllegalAction(
-            "not enough cash", rule='§"Stock Round"', at="rulespecs/lib/18xx.rules:1513"
+            "not enough cash", rule='§"Stock Round"', at="rulespecs/lib/18xx.rules:1551"
         )
-    # at rulespecs/lib/18xx.rules:1514
+    # at rulespecs/lib/18xx.rules:1552
     g.transfer(v_cost, v_player, r_payee(g, v_corporation, v_source))
-    # at rulespecs/lib/18xx.rules:1515
+    # at rulespecs/lib/18xx.rules:1553
     g.move(v_cert, v_source, v_player)
-    # at rulespecs/lib/18xx.rules:1516
+    # at rulespecs/lib/18xx.rules:1554
     g.state_set("bought_this_turn", (), True)
-    # at rulespecs/lib/18xx.rules:1517
+    # at rulespecs/lib/18xx.rules:1555
     r_bought(g, v_player, v_corporation)
 
 
@@ -474,18 +474,18 @@ def a_buy_train(g, v_corporation, v_train, v_price):
 
 def r_exchange_for_share(g, v_company, v_cert):
     """A private exchanged for a certificate of a corporation, from its IPO or the bank pool (supplement from \"18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)\")"""
-    # at rulespecs/lib/18xx.rules:1869
+    # at rulespecs/lib/18xx.rules:1907
     v_player = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:1870
+    # at rulespecs/lib/18xx.rules:1908
     v_corporation = g.attr(v_cert, "corporation")
-    # at rulespecs/lib/18xx.rules:1871
+    # at rulespecs/lib/18xx.rules:1909
     if not (g.among("players", v_player)):
         raise IllegalAction(
             "only a player exchanges a private for a share",
             rule='§"Setup"',
-            at="rulespecs/lib/18xx.rules:1871",
+            at="rulespecs/lib/18xx.rules:1909",
         )
-    # at rulespecs/lib/18xx.rules:1872
+    # at rulespecs/lib/18xx.rules:1910
     if not (
         (g.b_holder_of(v_cert) == g.name("pool"))
         or (g.b_holder_of(v_cert) == r_ipo_of(g, v_corporation))
@@ -493,23 +493,23 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the share comes from the corporation's IPO or the bank pool",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1872",
+            at="rulespecs/lib/18xx.rules:1910",
         )
-    # at rulespecs/lib/18xx.rules:1874
+    # at rulespecs/lib/18xx.rules:1912
     if not (r_started(g, v_corporation)):
         raise IllegalAction(
             "a share of a corporation that has started",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1874",
+            at="rulespecs/lib/18xx.rules:1912",
         )
-    # at rulespecs/lib/18xx.rules:1875
+    # at rulespecs/lib/18xx.rules:1913
     if not (r_private_on_sale(g) == None):
         raise IllegalAction(
             "no share changes hands while the privates are on sale",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1875",
+            at="rulespecs/lib/18xx.rules:1913",
         )
-    # at rulespecs/lib/18xx.rules:1876
+    # at rulespecs/lib/18xx.rules:1914
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -520,28 +520,28 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the holding cap would be exceeded",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1876",
+            at="rulespecs/lib/18xx.rules:1914",
         )
-    # at rulespecs/lib/18xx.rules:1878
+    # at rulespecs/lib/18xx.rules:1916
     g.move(v_cert, g.b_holder_of(v_cert), v_player)
-    # at rulespecs/lib/18xx.rules:1879
+    # at rulespecs/lib/18xx.rules:1917
     r_close_private(g, v_company)
-    # at rulespecs/lib/18xx.rules:1880
-    g.b_check_float(v_corporation)
-    # at rulespecs/lib/18xx.rules:1881
+    # at rulespecs/lib/18xx.rules:1918
+    r_check_float(g, v_corporation)
+    # at rulespecs/lib/18xx.rules:1919
     g.b_check_president(v_corporation)
 
 
 def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
     """What limits a president's sale to pay for a train: the title's emergency_ properties (§\"Emergency Money Raising\")"""
-    # at rulespecs/lib/18xx.rules:1922
+    # at rulespecs/lib/18xx.rules:1960
     if not (g.param("emergency_president_sells")):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1922",
+            at="rulespecs/lib/18xx.rules:1960",
         )
-    # at rulespecs/lib/18xx.rules:1924
+    # at rulespecs/lib/18xx.rules:1962
     if not (
         (
             (
@@ -582,9 +582,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule='§"Emergency Money Raising", §"Setup", §"Cleveland Graham"',
-            at="rulespecs/lib/18xx.rules:1924",
+            at="rulespecs/lib/18xx.rules:1962",
         )
-    # at rulespecs/lib/18xx.rules:1930
+    # at rulespecs/lib/18xx.rules:1968
     if not (
         (g.param("emergency_sale_minimum") == None)
         or (
@@ -595,9 +595,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1930",
+            at="rulespecs/lib/18xx.rules:1968",
         )
-    # at rulespecs/lib/18xx.rules:1932
+    # at rulespecs/lib/18xx.rules:1970
     r_emergency_sale_noted(g, v_player, v_corporation)
 
 
@@ -641,6 +641,11 @@ class Game(GameBase):
         "in_receivership": r_in_receivership,
         "must_buy_train": r_must_buy_train,
         "floated": r_floated,
+        "float_sold": r_float_sold,
+        "zone_float": r_zone_float,
+        "phase_float": r_phase_float,
+        "float_percent": r_float_percent,
+        "check_float": r_check_float,
         "closed": r_closed,
         "par_price": r_par_price,
         "par_prices": r_par_prices,

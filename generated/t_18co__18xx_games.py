@@ -13,8 +13,8 @@ from compiler.runtime.library import shared
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
-    "rulespecs/18co.rules": "931679e4e3176891",
-    "rulespecs/lib/18xx.rules": "90558cc44198d7d8",
+    "rulespecs/18co.rules": "0e1326e5c380d36a",
+    "rulespecs/lib/18xx.rules": "f18dd7df341547e4",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "90558cc44198d7d8",
+        "rulespecs/lib/18xx.rules": "f18dd7df341547e4",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -32,8 +32,8 @@ _TITLE = shared(
     __file__,
     {
         "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
-        "rulespecs/18co.rules": "931679e4e3176891",
-        "rulespecs/lib/18xx.rules": "90558cc44198d7d8",
+        "rulespecs/18co.rules": "0e1326e5c380d36a",
+        "rulespecs/lib/18xx.rules": "f18dd7df341547e4",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_18co",
@@ -380,6 +380,11 @@ class Game(GameBase):
         "in_receivership": r_in_receivership,
         "must_buy_train": r_must_buy_train,
         "floated": r_floated,
+        "float_sold": r_float_sold,
+        "zone_float": r_zone_float,
+        "phase_float": r_phase_float,
+        "float_percent": r_float_percent,
+        "check_float": r_check_float,
         "closed": r_closed,
         "par_price": r_par_price,
         "par_prices": r_par_prices,

@@ -759,6 +759,7 @@ def test_vi_6_float_thresholds_by_phase(phase, needed):
     The phase is set by a direct edit."""
     g = new_game()
     set_phase(g, phase)
+    assert g.call("float_percent", g.entity("corporation", "GWR")) == needed  # (its float_by_phase, by group)
     turn(g, "Ann", par_action(g, "Ann", "GWR", 70))
     sold = 20
     buyers = iter(["Bob", "Cid", "Dee", "Bob"])

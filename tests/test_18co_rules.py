@@ -715,7 +715,7 @@ def test_4_3_3_a_share_bought_from_the_treasury_counts_for_the_float_once_sold_t
     cert = g.call("treasury_certificates", km)[0]
     g.move(cert, km, b)
     assert not corp_state(g, "KPAC")["floated"]
-    g.b_check_float(km)                                           # 20% + 10% held, 20% in the Market: 50% sold
+    g.call("check_float", km)                                     # 20% + 10% held, 20% in the Market: 50% sold
     assert corp_state(g, "KPAC")["floated"]
 
 
@@ -785,3 +785,41 @@ def test_4_2_2_the_certificate_named_is_the_one_bought():
     last = g.call("treasury_certificates", g.find("KPAC"))[-1]
     act(g, P(b, "buy_shares", shares=[last.id], percent=10))
     assert g.owner[last.id] == g.find(b)
+
+
+@pytest.mark.parametrize("price, needed", [(60, 40), (90, 50), (135, 60)])
+def test_4_3_1_2_the_float_is_the_starting_zones(price, needed):
+    """§4.3.1.2: a corporation started in the blue zone floats at 40%, purple at 50%, brown at 60%: the
+    library's float_percent reads the corporation's float_by_zone at the zone of its par cell, and check_float
+    floats it once that much has left its Treasury, not a share before."""
+    g = new_game()
+    end_auction(g)
+    a = acting(g)
+    par(g, a, "KPAC", price)
+    km = g.find("KPAC")
+    assert g.call("float_percent", km) == needed
+    while g.call("float_sold", km) + 10 < needed:                  # test setup: shares to the Market, 10% short
+        g.move(g.call("treasury_certificates", km)[0], km, POOL)
+    g.call("check_float", km)
+    assert not corp_state(g, "KPAC")["floated"]
+    g.move(g.call("treasury_certificates", km)[0], km, POOL)
+    g.call("check_float", km)
+    assert corp_state(g, "KPAC")["floated"]
+
+
+def test_9_4_1_the_dsng_receives_its_2p_train_as_it_floats():
+    """§9.4.1: the DSNG owns the special 2P train; it comes with the float (`owner: DSNG`, `delivered: float`,
+    the library's check_float), the DSNG's own float 40% (§4.3.1.1, a blue-zone start at 75)."""
+    g = new_game()
+    end_auction(g)
+    a = acting(g)
+    par(g, a, "DSNG", 75)
+    dsng = g.find("DSNG")
+    assert g.call("float_percent", dsng) == 40
+    assert not g.b_trains(dsng)
+    while not corp_state(g, "DSNG")["floated"]:
+        g.move(g.call("treasury_certificates", dsng)[0], dsng, POOL)
+        g.call("check_float", dsng)
+    assert [t.name for t in g.b_trains(dsng)] == ["2P"]
+    g.call("check_float", dsng)                                    # floated once: nothing more comes
+    assert [t.name for t in g.b_trains(dsng)] == ["2P"]

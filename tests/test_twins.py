@@ -234,7 +234,11 @@ ROOT = Path(__file__).resolve().parent.parent
 #: answer, GameBase.hex_field; in the model an opaque value per hex, as the twin's was), 41; remove_markers a
 #: library procedure over place_marker(X, none) (X's marker off the map: a private's, a corporation's cards'; in the
 #: model nothing, markers outside it, as the twin's), the privates' closing asking marker_leaves_on_close, 40
-RECORDED = 40
+#: then (twins67a) check_float a library procedure over float_sold (the title's float_counts, now the library's) and
+#: float_percent (a corporation's `float` a percent or none, its map by its par cell's zone `float_by_zone`, 18CO,
+#: or by phase `float_by_phase`, 1880 Romania, else the title's float: a kind's parameter declared `none = none` read
+#: as none), its train delivered at float moved by the rules, 39
+RECORDED = 39
 
 #: builtins that became library functions or procedures (one new primitive, bought_this_turn, for two)
 MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "pool_certificates",
@@ -256,7 +260,7 @@ MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "p
          "closed", "ability_window", "would_export", "close_corporation", "in_round", "in_step", "acting", "sell_out",
          "pass_turn", "bid_placed", "bought", "private_sold", "end_step", "home_open", "place_home_token",
          "set_par", "move_price", "in_zone", "end_called", "make_obsolete", "call_round", "price", "token_cost",
-         "price_after_moves", "discard_collected", "tile_color", "remove_markers"]
+         "price_after_moves", "discard_collected", "tile_color", "remove_markers", "check_float"]
 
 #: builtins that became declared states of the library, read as `NAME(a, b)` where the builtin was called
 STATES = ["collected"]

@@ -615,6 +615,8 @@ class DslSupport:
             if value is None:
                 if name == "abilities":
                     return self.ability_records(obj)
+                if name in obj.data:
+                    return None  # (a parameter its kind declares none by default: `float: percent | none = none`)
                 raise RuleGap(f"{obj.kind} {obj.id}.{name}", "the rulespec does not give it")
             if isinstance(value, (Gap, Table)):  # (a plain value is what it is: `resolve_value`)
                 value = self._value(value, f"{obj.kind} {obj.id}.{name}")
@@ -649,7 +651,11 @@ class DslSupport:
                 return obj.price
             if name == "name":
                 return obj.name
-            return self.DATA.component("train", obj.name).get(name)
+            value = self.DATA.component("train", obj.name).get(name)
+            if value.__class__ is str:
+                # (the corporation a train's `owner` names, as the model lifts it; a train's or a phase's name stays one)
+                return self.by_id.get(("corporation", value), value)
+            return value
         if isinstance(obj, dict):
             return obj[name]
         if obj is None:

@@ -7,7 +7,7 @@ state through the primitives there (`transfer`, `move`) and run the title's rout
 
 from __future__ import annotations
 
-from compiler.runtime.entities import DEPOT, IPO, POOL, Certificate, Entity, exchange_sets
+from compiler.runtime.entities import IPO, POOL, Certificate, Entity, exchange_sets
 from compiler.runtime.errors import IllegalAction, RuleGap
 from compiler.runtime.vocabulary import Action
 
@@ -237,10 +237,6 @@ class StockRound:
     def b_check_president(self, corp: Entity) -> None:
         self._check_president(corp)
 
-    def b_check_float(self, corp: Entity) -> None:
-        """check_float(C): C floats if players now hold its float percentage."""
-        self._check_float(corp)
-
     # ------------------------------------------------------------ markets, floats, presidents
 
     def _place_token(self, corp: Entity, cell) -> None:
@@ -264,45 +260,6 @@ class StockRound:
                 ceiling is not None and self.market.price(cell) >= self._value(ceiling, "end_share_price"))
             if reached:
                 self.j.set(self.g, "end_reason", "share_price")
-
-    def _check_float(self, corp: Entity) -> None:
-        state = self.corp[corp.id]
-        if state["floated"]:
-            return
-        needed = corp.get("float") or self.DATA.properties.get("float")
-        needed = self._by_par_zone(corp, self._value(needed, f"corporation {corp} float"))
-        needed = self._by_phase(needed, f"corporation {corp} float")
-        if self.DATA.properties.get("float_counts") == "sold_from_treasury":
-            # every certificate that has left the corporation's IPO counts, wherever it is now
-            held = 100 - self.b_percent(self._ipo_of(corp), corp)
-        else:
-            held = sum(self.b_percent(p, corp) for p in self.players)
-        if held >= needed:
-            self.j.set(state, "floated", True)
-            self._deliver_own_trains(corp)
-            if self.DATA.properties.get("home_token_at") == "float" and self.board is not None:
-                self.call("place_home_token", corp)  # (the library's; where the title has a map)
-            self.emit("floated", corp)
-
-    def _by_par_zone(self, corp: Entity, value):
-        """A value that may be a map keyed by market zone (`float: {blue => 40%, purple => 50%}`): read at
-        a zone of the cell the corporation was started in; any other value as it is."""
-        if not isinstance(value, dict):
-            return value
-        par = self.corp[corp.id]["par"]
-        cell = self.market.par_cell(par) if par is not None else None
-        for zone in sorted(self.market.zones_of(cell)) if cell is not None else ():
-            if zone in value:
-                return value[zone]
-        return value
-
-    def _deliver_own_trains(self, corp: Entity) -> None:
-        """A train whose component names an `owner` corporation and `delivered: float` goes to that
-        corporation when it floats; the bank never sells it."""
-        for tid in self.train_order:
-            comp = self.DATA.component("train", self.trains[tid].name)
-            if str(comp.get("owner")) == corp.id and comp.get("delivered") == "float" and self.owner[tid] is DEPOT:
-                self.j.set(self.owner, tid, corp)
 
     def _by_phase(self, value, what: str):
         """A value that may be a map by phase: keyed by the current phase's

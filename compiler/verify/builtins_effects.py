@@ -12,10 +12,8 @@ from compiler.runtime.entities import exchange_sets
 from compiler.verify.lists import decision_vars, front, pop_decision
 from compiler.verify.lists import operation as list_operation
 from compiler.verify.model import (
-    DEPOT,
     ROUNDS,
     Ent,
-    GapError,
     Item,
     Unsupported,
     granted_var,
@@ -35,7 +33,6 @@ from compiler.verify.terms import (
     Sel,
     SymList,
     ent_is,
-    is_z3,
     truth,
     zi,
 )
@@ -56,81 +53,6 @@ class EffectBuiltins:
         special = ctx.fork(ctx.state["round"] == ROUNDS.index("special"))
         self.turn_over(special)
         ctx.state = special.state
-
-    def check_float(self, ctx: Ctx, corp: Ent, cond: Any) -> None:
-        m = self.m
-        needed = m.data[corp].get("float") or m.prop_value("float")
-        ctx.shared.reads.add("float", corp.id, needed)
-        if needed is None:
-            raise GapError("float", "neither the corporation nor the title gives the float")
-        from compiler.verify.model import GapValue
-
-        if isinstance(needed, GapValue):
-            raise GapError("float", needed.reason)
-        if isinstance(needed, dict) and any(str(k) in m.zone_names for k in needed):
-            needed = self.float_by_par_zone(ctx, corp, needed)  # as GameBase._by_par_zone (18CO's 40/50/60%)
-        if isinstance(needed, dict):  # by phase (1880's 20/30/40/60%)
-            needed = self.by_phase(ctx.fork(cond), needed)
-        if not isinstance(needed, int) and not is_z3(needed):
-            raise Unsupported(f"corporation {corp.id} float {needed!r}")
-        counts = m.prop_value("float_counts")
-        ctx.shared.reads.add("property", "float_counts", counts)
-        if counts == "sold_from_treasury":
-            # as GameBase._check_float: every certificate out of the IPO counts, wherever it is now
-            held = SUM([100, NEG(self.percent_of(ctx, m.z(self.tr.ipo_of(corp)), corp))])
-        else:
-            held = SUM([self.percent_of(ctx, m.z(p), corp) for p in m.players])
-        st = ctx.state
-        name = f"floated:{corp.id}"
-        floats = AND(cond, NOT(st[name]), self.tr.cmp(">=", held, needed))
-        st[name] = IF(AND(ctx.path, cond), OR(st[name], self.tr.cmp(">=", held, needed)), st[name])
-        for t in m.trains:
-            # as GameBase._deliver_own_trains: a train the corporation owns from its float (`owner` and
-            # `delivered: float`, 18CO's DSNG 2P) leaves the depot for it
-            data = m.train_data.get(t.name or "", {})
-            if str(data.get("owner")) == corp.id and data.get("delivered") == "float":
-                self._move_one(ctx, t, m.z(DEPOT), m.z(corp),
-                               AND(ctx.path, floats, ctx.state[hold_name(t, DEPOT)] >= 1))
-        if self.param(ctx, "home_token_at") == "float" and m.title.components("hex"):
-            # as GameBase._check_float: the home station is placed when the corporation floats, where the
-            # title has a map (the library's place_home_token)
-            sub = ctx.fork(floats)
-            self.tr.call("place_home_token", [m.z(corp)], {}, sub)
-            ctx.state = sub.state
-
-    def float_by_par_zone(self, ctx: Ctx, corp: Ent, needed: dict) -> Any:
-        """As GameBase._by_par_zone: the float of the zone (in name order) of the cell the corporation was
-        started in, chosen by its par price."""
-        market = self.m.require_market()
-        par = ctx.state[f"par:{corp.id}"]
-        out: Any = None
-        for cell in market.par_cells():
-            zone = next((z for z in sorted(market.zones_of(cell)) if z in needed), None)
-            if zone is None:
-                continue
-            value = needed[zone]
-            out = value if out is None else self.tr.ite(par == market.price(cell), value, out)
-        if out is None:
-            raise GapError("float", "no par zone has a float")
-        return out
-
-    def by_phase(self, ctx: Ctx, value: Any) -> Any:
-        """As GameBase._by_phase: a map read at the current phase, by the
-        phase's name or its group (refused where the map has neither)."""
-        if not isinstance(value, dict):
-            return value
-        m = self.m
-        out: Any = None
-        for i, phase in reversed(list(enumerate(m.phases))):
-            hit = next((value[str(k)] for k in (phase.get("key"), phase.get("group"))
-                        if k is not None and str(k) in value), None)
-            if hit is None:
-                ctx.require(ctx.state["phase"] != i)
-                continue
-            out = hit if out is None else self.tr.ite(ctx.state["phase"] == i, hit, out)
-        if out is None:
-            raise GapError("phase_value", "no phase has a value")
-        return out
 
     def b_check_president(self, ctx: Ctx, corp: Any) -> None:
         """The take-over itself is a runtime step of its own (`take_over`);
@@ -290,11 +212,6 @@ class EffectBuiltins:
                 _, given = self.exchange_takes(ctx, c, p1)
                 elems.extend((Sel([(cert, True)]), AND(cond, ent_is(m, h, p1), take)) for cert, take in given)
         return SymList(elems)
-
-    def b_check_float(self, ctx: Ctx, corp: Any) -> None:
-        """As GameBase.b_check_float: the corporation floats if players now hold its float."""
-        for c, cond in self.corp_of(ctx, corp):
-            self.check_float(ctx, c, cond)
 
     def turn_over(self, ctx: Ctx) -> None:
         """The round machinery moves on: its bookkeeping is havocked (the draft, which only opens

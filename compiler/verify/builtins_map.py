@@ -373,7 +373,8 @@ class MapBuiltins:
 
     def b_home_spots(self, ctx: Ctx, corp: Any) -> Any:
         """As GameBase.b_home_spots: where the company's home station may go now, on the map (outside the
-        model): where the title's map is a gap (no hexes), any places or none (an oracle); for a printed home
+        model): where the title's map is a gap (no hexes), one place or none (an oracle), any number for a home chosen
+        when it floats; for a printed home
         its city, one spot (the engine's none once its station stands there, a relegated company's placed at
         setup, is not followed); for a home chosen when it floats, the open cities: whether there is any the
         oracle `home_open` says (the validator reads the engine's answer), how many past that the list leaves
@@ -387,7 +388,8 @@ class MapBuiltins:
             for c, cond in self.corp_of(ctx, corp):
                 some = self.oracle(ctx, "home_open", (c.id,))
                 elems.append((Opaque("a city of the map"), AND(cond, some)))
-                beyond.append(AND(cond, some))
+                if m.data[c].get("home") == "chosen_on_float":
+                    beyond.append(AND(cond, some))  # (a printed home, given or the map's gap, is one city)
             return SymList(elems, beyond=OR(*beyond) if beyond else False)
         for c, cond in self.corp_of(ctx, corp):
             home = m.data[c].get("home")

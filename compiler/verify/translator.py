@@ -786,12 +786,18 @@ class Translator(RoutineBindings):
         if data is None:
             raise Unsupported(f"attribute {name} of {ent}")
         ctx.shared.reads.add(ent.kind, f"{ent.id}.{name}", data.get(name))
+        if name in data and data[name] is None and name in self.title.kind_defaults(ent.kind):
+            return None  # (as GameBase.attr: a parameter its kind declares none by default)
         if name not in data or data[name] is None:
             raise GapError(f"{ent.kind} {ent.id} {name}", "the rulespec does not give it")
         value = data[name]
         from compiler.verify.model import GapValue
 
         if isinstance(value, GapValue):
+            if name == "home" and not m.title.components("hex"):
+                # a title whose map is a gap, its homes too (18 Grand Junction's, an overlay's): a home is the
+                # map's, any (as b_home_spots reads the map's answer where there are no hexes)
+                return Opaque(f"{ent.id}.home")
             raise GapError(f"{ent.kind} {ent.id} {name}", value.reason)
         if isinstance(value, dict) and m.n_players in value:
             value = value[m.n_players]
@@ -959,12 +965,14 @@ class Translator(RoutineBindings):
         return SymList(elems, beyond=domain.beyond)
 
     def plain_domain(self, domain: Any) -> Any:
-        """A quantifier's domain as a list of the model (`SymList`) where it is a range, a list or tuple of
+        """A quantifier's domain as a list of the model (`SymList`) where it is a range, a list, tuple or set of
         values, or a name (its letters, as the engine iterates over a string); anything else as it is."""
         if isinstance(domain, tuple) and len(domain) == 3 and domain[0] == "range":
             return self.range_list(domain[1], domain[2])
         if isinstance(domain, str):
             domain = list(domain)
+        if isinstance(domain, (set, frozenset)):
+            domain = sorted(domain, key=str)  # (a market cell's zones: `greatest(z in c.zones: ...)`, the library's zone_float)
         if isinstance(domain, (list, tuple)):
             return SymList([(x, True) for x in domain])
         return domain
