@@ -51,6 +51,17 @@ def _setup(fixtures_dir, loaded, folder, name):
     return log, game_class(title.name, title.variant)
 
 
+def _told_and_not(cls, log):
+    """The log's steps, and two games of it: one to be told each next action (`look_ahead`), one told nothing."""
+    steps = sitelog.processed_actions(log)
+    return steps, sitelog.game_from_log(cls, log, steps=steps), sitelog.game_from_log(cls, log, steps=steps)
+
+
+def _next(steps, at: int):
+    """The action that follows the `at`-th step (from 1), or None after the last."""
+    return steps[at].action if at < len(steps) else None
+
+
 def _seen(game) -> tuple:
     """What the automatic pass decides shows in: who acts, in which round and step, and the state."""
     acting = game.current_entity()
@@ -61,12 +72,10 @@ def _seen(game) -> tuple:
 @pytest.mark.parametrize("folder,name", LOGS, ids=[n.removesuffix(".json") for _, n in LOGS])
 def test_the_look_ahead_changes_no_decision_of_the_automatic_pass(fixtures_dir, loaded, folder, name):
     log, cls = _setup(fixtures_dir, loaded, folder, name)
-    steps = sitelog.processed_actions(log)
-    ahead = sitelog.game_from_log(cls, log, steps=steps)
-    plain = sitelog.game_from_log(cls, log, steps=steps)
+    steps, ahead, plain = _told_and_not(cls, log)
     declared = 0
     for at, step in enumerate(steps, 1):
-        then = steps[at].action if at < len(steps) else None
+        then = _next(steps, at)
         ahead.look_ahead(then)
         ahead.process(copy.deepcopy(step.action))
         plain.process(copy.deepcopy(step.action))
@@ -142,12 +151,10 @@ def test_the_look_ahead_s_action_tried_legal_is_redone_as_processing_it_would_do
     each action as a twin told nothing ahead, board and random draws included; and the trial is only redone
     for the action it was made for."""
     log, cls = _setup(fixtures_dir, loaded, folder, name)
-    steps = sitelog.processed_actions(log)
-    ahead = sitelog.game_from_log(cls, log, steps=steps)
-    plain = sitelog.game_from_log(cls, log, steps=steps)
+    steps, ahead, plain = _told_and_not(cls, log)
     redone = 0
     for at, step in enumerate(steps, 1):
-        then = steps[at].action if at < len(steps) else None
+        then = _next(steps, at)
         kept = ahead._kept_trial
         redone += kept is not None and kept[0] == ahead._from_log_ids(step.action)
         assert kept is None or len(kept) == 5  # (no random play here: only the look-ahead's)
@@ -161,7 +168,7 @@ def test_the_look_ahead_s_action_tried_legal_is_redone_as_processing_it_would_do
     # kept for one action only: another (a pass in its place, refused or not) is dispatched anew
     game = sitelog.game_from_log(cls, log, steps=steps)
     for at, step in enumerate(steps, 1):
-        then = steps[at].action if at < len(steps) else None
+        then = _next(steps, at)
         game.look_ahead(then)
         game.process(copy.deepcopy(step.action))
         if game._kept_trial is not None and then is not None and then.get("type") == "run_routes":
